@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# pagetrail: build the module (for the running kernel, KVER= or KDIR=), the
+# test modules and programs, and run the demo, the tests and the benchmarks.
+
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+PROGS_OUT ?= $(TOP)/build/progs
+CC_PROGS ?= gcc
+PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/tests/nvsim
+
+PROGS := cuinit memhog ptdecode
+PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
+
+.PHONY: all modules tests progs clean check demo bench dkms-check help
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+tests: progs
+	$(MAKE) -C $(KDIR) M=$(TOP) PAGETRAIL_TESTS=1 modules
+
+progs: $(PROG_BINS)
+
+$(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
+$(PROGS_OUT)/memhog: tests/progs/memhog.c
+$(PROGS_OUT)/ptdecode: tools/ptdecode.c include/uapi/pagetrail.h
+$(PROG_BINS):
+	@mkdir -p $(PROGS_OUT)
+	$(CC_PROGS) $(PROG_CFLAGS) -o $@ $(filter %.c,$^)
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(TOP) PAGETRAIL_TESTS=1 clean || true
+	rm -rf $(TOP)/build
+
+# Every suite on every kernel; ends with "N passed, N failed".
+check:
+	$(TOP)/scripts/check
+
+# The main job: the R1 failure chain, reproduced and explained in a VM.
+demo:
+	$(TOP)/scripts/demo
+
+bench:
+	$(TOP)/scripts/bench
+
+dkms-check:
+	$(TOP)/scripts/dkms-check
+
+help:
+	@echo "make [KVER=|KDIR=]   build pagetrail.ko"
+	@echo "make tests           also build nvsim, KUnit and test programs"
+	@echo "make check           all tests on Debian 6.1, 6.12 and the sanitizer kernel"
+	@echo "make demo            R1 demo in QEMU"
+	@echo "make bench           overhead ratios, measured in one VM run"
+	@echo "make dkms-check      dkms add/build for the installed kernels"

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the scripts: where things are, which kernels we test.
+# Sourced, not run.
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${PAGETRAIL_BUILD:-$TOP/build}
+CACHE=${PAGETRAIL_CACHE:-/var/tmp/pagetrail}
+
+# The newest installed Debian 6.1 and 6.12 kernels that have headers.
+stock_kernel()
+{
+	local series=$1 v
+	v=$(ls -d /lib/modules/"$series".*/build 2>/dev/null | sed 's|/lib/modules/||; s|/build||' |
+		sort -V | tail -n1)
+	echo "$v"
+}
+
+# kernel_image NAME: bzImage for a stock version or "debug".
+kernel_image()
+{
+	case $1 in
+	debug) echo "$CACHE/kb-debug/arch/x86/boot/bzImage" ;;
+	*) echo "/boot/vmlinuz-$1" ;;
+	esac
+}
+
+kernel_kdir()
+{
+	case $1 in
+	debug) echo "$CACHE/kb-debug" ;;
+	*) echo "/lib/modules/$1/build" ;;
+	esac
+}
+
+# A short label per kernel for logs and TAP.
+kernel_label()
+{
+	case $1 in
+	debug) echo "debug-6.12" ;;
+	6.1.*) echo "6.1" ;;
+	6.12.*) echo "6.12" ;;
+	*) echo "$1" ;;
+	esac
+}

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for guest scenarios (busybox sh). Each scenario sources this,
+# calls plan N, the assertions, then done_testing; stdout is the TAP stream.
+
+_tap_n=0
+_tap_fail=0
+
+plan() { echo "1..$1"; }
+
+ok() {	# ok COND-RC DESCRIPTION
+	_tap_n=$((_tap_n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $_tap_n - $2"
+	else
+		echo "not ok $_tap_n - $2"
+		_tap_fail=$((_tap_fail + 1))
+	fi
+}
+
+is() {	# is GOT EXPECTED DESCRIPTION
+	if [ "$1" = "$2" ]; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   got: '$1'"
+		echo "#   expected: '$2'"
+	fi
+}
+
+isnt() {	# isnt GOT UNEXPECTED DESCRIPTION
+	if [ "$1" != "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'"; fi
+}
+
+cmp_ok() {	# cmp_ok A OP B DESCRIPTION   (numeric: -eq -ne -lt -le -gt -ge)
+	if [ "$1" "$2" "$3" ] 2>/dev/null; then
+		ok 0 "$4"
+	else
+		ok 1 "$4"
+		echo "#   '$1' $2 '$3' is false"
+	fi
+}
+
+like() {	# like STRING REGEX DESCRIPTION
+	if echo "$1" | grep -Eq -- "$2"; then
+		ok 0 "$3"
+	else
+		ok 1 "$3"
+		echo "#   '$1' does not match /$2/"
+	fi
+}
+
+diag() { echo "# $*"; }
+
+# Log to the console (stderr) so a failing run can be read afterwards.
+note() { echo "[scenario] $*" >&2; }
+
+bail() { echo "Bail out! $*"; exit 2; }
+
+done_testing() { [ "$_tap_fail" -eq 0 ]; }
+
+# field KEY < "k1=v1 k2=v2": print the value of KEY in each input line.
+field() {
+	awk -v k="$1" '{ for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) print substr($i, length(k) + 2) }'
+}
