@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pagetrail: read a page's refcount, mapcount and compound state without side effects. */
+#ifndef PAGETRAIL_PAGESAMPLE_H
+#define PAGETRAIL_PAGESAMPLE_H
+
+#include <linux/types.h>
+
+struct pt_obs;
+
+void pt_sample_page(u64 pfn, struct pt_obs *obs);
+u64 pt_virt_to_pfn(unsigned long va, bool *ok);
+
+#endif /* PAGETRAIL_PAGESAMPLE_H */

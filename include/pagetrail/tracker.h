@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pagetrail: per-chunk state table, page history and anomaly store. */
+#ifndef PAGETRAIL_TRACKER_H
+#define PAGETRAIL_TRACKER_H
+
+#include <linux/types.h>
+#include <linux/stacktrace.h>
+#include <uapi/pagetrail.h>
+
+#define PT_HIST_LEN 8
+#define PT_STACK_DEPTH 16
+
+/* One transition in a chunk's own short history. */
+struct pt_hist {
+	u64 ts_ns;
+	u64 token;
+	u32 pid;
+	u32 generation;
+	char comm[16];
+	u16 cpu;
+	u8 role;
+	u8 cause;
+	u8 to_state;
+	u8 anomaly;
+	u8 gap;
+};
+
+/* A snapshot of one tracked chunk (the table's entry, copied out). */
+struct pt_page_view {
+	u64 pfn;
+	u64 token;
+	u64 prev_token;
+	u32 generation;
+	u32 alloc_seq;
+	u32 index;
+	u32 gaps;
+	u32 anomalies;
+	u32 aux;
+	u8 order;
+	u8 state;
+	u8 hist_len;
+	struct pt_hist hist[PT_HIST_LEN];	/* oldest first */
+};
+
+/* The page facts a probe sampled, and who observed what. */
+struct pt_obs {
+	u64 pfn;		/* chunk head, or the page itself for INSERT */
+	u64 token;		/* owner allocation (ASSIGN/ADMIT/TAKE/INSERT) */
+	u32 alloc_seq;
+	u32 index;
+	u32 aux;
+	int ret;
+	int inner_ret;
+	u8 role;
+	u8 cause;
+	u8 order;
+	bool owner_known;	/* INSERT: token is the VMA's allocation */
+	bool create;		/* start tracking the chunk if unknown */
+	/* sampled page facts */
+	bool sampled;
+	int refcount;
+	int mapcount;
+	u64 head_pfn;
+	u8 compound_order;
+	u32 page_flags;
+};
+
+struct pt_anomaly_entry {
+	struct pagetrail_record rec;
+	struct pt_page_view page;
+	unsigned long stack[PT_STACK_DEPTH];
+	unsigned int nr_stack;
+};
+
+struct pt_tracker_stats {
+	u64 tracked;		/* chunks in the table now */
+	u64 capacity;
+	u64 recycled;		/* freed chunks forgotten to make room */
+	u64 full;		/* observations lost: table full */
+	u64 gaps;		/* transitions whose predecessor was not observed */
+	u64 gaps_by_role[PT_ROLE_MAX];
+	u64 anomalies;
+	u64 anomalies_by_kind[PT_AN_MAX];
+	u64 anomalies_dropped;	/* anomaly store full: counted, not stored */
+	u64 events_by_role[PT_ROLE_MAX];
+};
+
+int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies);
+void pt_tracker_exit(void);
+void pt_tracker_reset(void);
+
+bool pt_tracker_maybe_tracked(u64 pfn);
+bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
+void pt_tracker_record_event(const struct pt_obs *obs, struct pagetrail_record *rec);
+bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view);
+bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);
+unsigned int pt_tracker_slots(void);
+void pt_tracker_get_stats(struct pt_tracker_stats *st);
+
+unsigned int pt_anomaly_count(void);
+bool pt_anomaly_copy(unsigned int i, struct pt_anomaly_entry *out);
+
+#endif /* PAGETRAIL_TRACKER_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail: per-task stacks of driver frames. A kretprobe entry pushes,
+ * its return pops; kernel probes (vm_insert_page, up, page free) ask which
+ * driver function the current thread is in. Only the owning task touches
+ * its slot, so slots need no lock; claiming one is a cmpxchg.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/sched.h>
+#include <linux/atomic.h>
+#include <linux/preempt.h>
+#include <pagetrail/frames.h>
+
+#define PT_FRAME_SLOTS_BITS 8
+#define PT_FRAME_SLOTS (1u << PT_FRAME_SLOTS_BITS)
+#define PT_FRAME_PROBE 16	/* slots tried from the hash position */
+#define PT_FRAME_DEPTH 6
+
+struct pt_task_frames {
+	struct task_struct *task;
+	unsigned int depth;
+	struct pt_frame f[PT_FRAME_DEPTH];
+};
+
+static struct pt_task_frames pt_slots[PT_FRAME_SLOTS];
+static atomic_t pt_slots_in_use = ATOMIC_INIT(0);
+static atomic64_t pt_frames_overflow = ATOMIC64_INIT(0);
+static atomic64_t pt_frames_unbalanced = ATOMIC64_INIT(0);
+
+int pt_frames_init(void)
+{
+	pt_frames_reset();
+	return 0;
+}
+
+void pt_frames_exit(void)
+{
+}
+
+/* Only while no probe can run (attach/detach). */
+void pt_frames_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < PT_FRAME_SLOTS; i++) {
+		WRITE_ONCE(pt_slots[i].task, NULL);
+		pt_slots[i].depth = 0;
+	}
+	atomic_set(&pt_slots_in_use, 0);
+}
+
+bool pt_frames_active(void)
+{
+	return atomic_read(&pt_slots_in_use) > 0;
+}
+
+static struct pt_task_frames *pt_slot_of(struct task_struct *task, bool claim)
+{
+	unsigned int start = hash_ptr(task, PT_FRAME_SLOTS_BITS), i;
+	struct pt_task_frames *s;
+
+	for (i = 0; i < PT_FRAME_PROBE; i++) {
+		s = &pt_slots[(start + i) % PT_FRAME_SLOTS];
+		if (READ_ONCE(s->task) == task)
+			return s;
+	}
+	if (!claim)
+		return NULL;
+	for (i = 0; i < PT_FRAME_PROBE; i++) {
+		s = &pt_slots[(start + i) % PT_FRAME_SLOTS];
+		if (!READ_ONCE(s->task) && !cmpxchg(&s->task, NULL, task)) {
+			s->depth = 0;
+			atomic_inc(&pt_slots_in_use);
+			return s;
+		}
+	}
+	return NULL;
+}
+
+struct pt_frame *pt_frame_push(u8 ctx)
+{
+	struct pt_task_frames *s;
+	struct pt_frame *f;
+
+	if (!in_task())
+		return NULL;
+	s = pt_slot_of(current, true);
+	if (!s || s->depth >= PT_FRAME_DEPTH) {
+		atomic64_inc(&pt_frames_overflow);
+		return NULL;
+	}
+	f = &s->f[s->depth++];
+	memset(f, 0, sizeof(*f));
+	f->ctx = ctx;
+	return f;
+}
+
+void pt_frame_pop(struct pt_frame *frame)
+{
+	struct pt_task_frames *s = pt_slot_of(current, false);
+
+	if (!s || !s->depth || &s->f[s->depth - 1] != frame) {
+		atomic64_inc(&pt_frames_unbalanced);
+		return;
+	}
+	if (--s->depth == 0) {
+		WRITE_ONCE(s->task, NULL);
+		atomic_dec(&pt_slots_in_use);
+	}
+}
+
+/* The innermost frame of the current task whose context is in @ctx_mask. */
+struct pt_frame *pt_frame_innermost(u32 ctx_mask)
+{
+	struct pt_task_frames *s;
+	int i;
+
+	if (!pt_frames_active() || !in_task())
+		return NULL;
+	s = pt_slot_of(current, false);
+	if (!s)
+		return NULL;
+	for (i = (int)s->depth - 1; i >= 0; i--)
+		if (ctx_mask & BIT(s->f[i].ctx))
+			return &s->f[i];
+	return NULL;
+}
+
+struct pt_frame *pt_frame_find(u8 ctx)
+{
+	return pt_frame_innermost(BIT(ctx));
+}
+
+void pt_frames_get_stats(struct pt_frames_stats *st)
+{
+	st->overflow = atomic64_read(&pt_frames_overflow);
+	st->unbalanced = atomic64_read(&pt_frames_unbalanced);
+	st->in_use = atomic_read(&pt_slots_in_use);
+}

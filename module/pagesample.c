@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail: sample a struct page. Only struct page fields are read, never
+ * page contents, and only for pfns that have a struct page, so sampling a
+ * page that was freed or reused is harmless (R1 asks for exactly that).
+ */
+#include <linux/mm.h>
+#include <linux/page-flags.h>
+#include <pagetrail/pagesample.h>
+#include <pagetrail/tracker.h>
+#include "compat.h"
+
+void pt_sample_page(u64 pfn, struct pt_obs *obs)
+{
+	struct page *page, *head;
+	u32 flags = 0;
+
+	obs->sampled = true;
+	if (!pfn_valid(pfn)) {
+		obs->page_flags = PT_PF_INVALID;
+		obs->refcount = -1;
+		obs->head_pfn = pfn;
+		return;
+	}
+	page = pfn_to_page(pfn);
+	head = compound_head(page);
+	obs->refcount = page_count(page);
+	obs->mapcount = pt_page_mapcount(page);
+	obs->head_pfn = page_to_pfn(head);
+	if (PageHead(page))
+		flags |= PT_PF_HEAD;
+	if (PageTail(page))
+		flags |= PT_PF_TAIL;
+	if (PageCompound(page)) {
+		flags |= PT_PF_COMPOUND;
+		obs->compound_order = compound_order(head);
+	}
+	if (PageBuddy(page))
+		flags |= PT_PF_BUDDY;
+	if (page_has_type(page))
+		flags |= PT_PF_TYPED;
+	if (pt_page_is_slab(page))
+		flags |= PT_PF_SLAB;
+	if (PageAnon(page))
+		flags |= PT_PF_ANON;
+	if (PageReserved(page))
+		flags |= PT_PF_RESERVED;
+	obs->page_flags = flags;
+}
+
+/* The pfn behind a linear-map address; false for anything else. */
+u64 pt_virt_to_pfn(unsigned long va, bool *ok)
+{
+	*ok = va && virt_addr_valid((void *)va);
+	return *ok ? PHYS_PFN(__pa(va)) : 0;
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pagetrail: transition rules of the page state machine and anomaly detection. */
+
+#include <linux/kernel.h>
+#include <linux/bits.h>
+#include <pagetrail/rules.h>
+
+#define AN(x) BIT(PT_AN_##x)
+
+bool pt_state_pooled(u8 state)
+{
+	return state == PT_ST_POOLED_DIRTY || state == PT_ST_POOLED_CLEAN ||
+	       state == PT_ST_POOLED || state == PT_ST_TAKEN ||
+	       state == PT_ST_RECLAIMING;
+}
+
+bool pt_state_owned(u8 state)
+{
+	return state == PT_ST_ASSIGNED || state == PT_ST_MAPPED;
+}
+
+static void admit(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+{
+	r->to = PT_ST_POOLED_DIRTY;
+	r->new_generation = true;
+	if (from == PT_ST_UNTRACKED || from == PT_ST_RELEASED)
+		r->gap = true;
+	else if (pt_state_pooled(from))
+		r->anomalies |= AN(DOUBLE_ADMIT);
+	else if (from == PT_ST_FREED)
+		r->anomalies |= AN(ADMIT_FREED);
+
+	if (in->sampled && in->refcount == 0 && from != PT_ST_FREED)
+		r->anomalies |= AN(ADMIT_FREED);
+	else if (in->sampled && in->refcount > 1)
+		r->anomalies |= AN(ADMIT_EXTRA_REF);
+}
+
+static void scrub(u8 from, struct pt_rule_result *r)
+{
+	r->to = PT_ST_POOLED_CLEAN;
+	if (from == PT_ST_POOLED_CLEAN)
+		r->record = false;	/* an old clean head, seen again */
+	else if (from == PT_ST_UNTRACKED)
+		r->gap = true;
+	else if (from != PT_ST_POOLED_DIRTY && from != PT_ST_POOLED)
+		r->anomalies |= AN(SCRUB_UNPOOLED);
+}
+
+static void take(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+{
+	r->to = PT_ST_TAKEN;
+	switch (from) {
+	case PT_ST_POOLED:
+		break;
+	case PT_ST_POOLED_CLEAN:
+		r->gap = in->cause != PT_CAUSE_CLEAN;
+		break;
+	case PT_ST_POOLED_DIRTY:
+		/* Taken clean: the scrub that made it clean was not seen. */
+		r->gap = in->cause != PT_CAUSE_DIRTY;
+		break;
+	case PT_ST_UNTRACKED:
+		r->gap = true;
+		break;
+	default:
+		r->anomalies |= AN(TAKE_UNPOOLED);
+		break;
+	}
+	if (in->sampled && in->refcount == 0)
+		r->anomalies |= AN(TAKE_UNPOOLED);
+	else if (in->sampled && in->refcount > 1)
+		r->anomalies |= AN(TAKE_ALIASED);
+}
+
+static void assign(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+{
+	r->to = PT_ST_ASSIGNED;
+	if (pt_state_owned(from)) {
+		r->anomalies |= AN(ASSIGN_WHILE_OWNED);
+		return;
+	}
+	if (in->cause == PT_CAUSE_POOL) {
+		if (from == PT_ST_TAKEN)
+			return;
+		if (from == PT_ST_UNTRACKED || from == PT_ST_POOLED_DIRTY ||
+		    from == PT_ST_POOLED_CLEAN || from == PT_ST_POOLED)
+			r->gap = true;	/* admission or take not seen */
+		else
+			r->anomalies |= AN(TAKE_UNPOOLED);
+		return;
+	}
+	/* A fresh allocation from the buddy allocator. */
+	if (from == PT_ST_RELEASED)
+		r->gap = true;		/* the final free was not seen */
+	else if (pt_state_pooled(from))
+		r->anomalies |= AN(ALLOC_WHILE_OWNED);
+}
+
+static void reclaim(u8 from, struct pt_rule_result *r)
+{
+	r->to = PT_ST_RECLAIMING;
+	if (from == PT_ST_RECLAIMING)
+		r->record = false;	/* walked again by the free list */
+	else if (from == PT_ST_UNTRACKED)
+		r->gap = true;
+	else if (from != PT_ST_POOLED_DIRTY && from != PT_ST_POOLED_CLEAN &&
+		 from != PT_ST_POOLED)
+		r->anomalies |= AN(RECLAIM_UNPOOLED);
+}
+
+static void free_to_buddy(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+{
+	r->to = PT_ST_FREED;
+	switch (from) {
+	case PT_ST_FREED:
+	case PT_ST_UNTRACKED:
+		r->record = false;
+		return;
+	case PT_ST_RELEASED:
+		return;		/* the last outside holder let go */
+	case PT_ST_RECLAIMING:
+		if (in->cause == PT_CAUSE_RECLAIM)
+			return;
+		r->anomalies |= AN(FREE_WHILE_POOLED);
+		return;
+	case PT_ST_POOLED_DIRTY:
+		if (in->cause == PT_CAUSE_REJECT)
+			return;	/* admission declined it after all */
+		fallthrough;
+	case PT_ST_POOLED_CLEAN:
+	case PT_ST_POOLED:
+		if (in->cause == PT_CAUSE_RECLAIM) {
+			r->gap = true;	/* removal from the pool not seen */
+			return;
+		}
+		r->anomalies |= AN(FREE_WHILE_POOLED);
+		return;
+	case PT_ST_TAKEN:
+		r->anomalies |= AN(FREE_WHILE_POOLED);
+		return;
+	case PT_ST_ASSIGNED:
+	case PT_ST_MAPPED:
+		if (in->cause == PT_CAUSE_DIRECT || in->cause == PT_CAUSE_REJECT)
+			return;
+		r->anomalies |= AN(FREE_WHILE_ASSIGNED);
+		return;
+	}
+}
+
+static void release(u8 from, struct pt_rule_result *r)
+{
+	r->to = PT_ST_RELEASED;
+	if (!pt_state_owned(from)) {
+		r->to = from;
+		r->record = false;
+	}
+}
+
+static void buddy_alloc(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+{
+	r->to = from;
+	if (from == PT_ST_FREED || from == PT_ST_UNTRACKED || from == PT_ST_RELEASED) {
+		/* The driver's own fresh allocation follows as ASSIGN. */
+		r->record = in->cause == PT_CAUSE_FOREIGN && from == PT_ST_FREED;
+		return;
+	}
+	r->anomalies |= AN(ALLOC_WHILE_OWNED);
+}
+
+static void insert(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+{
+	r->to = from;
+	if (from == PT_ST_FREED)
+		r->anomalies |= AN(INSERT_AFTER_FREE);
+	else if (pt_state_pooled(from))
+		r->anomalies |= AN(INSERT_WHILE_POOLED);
+	else if (from == PT_ST_UNTRACKED || from == PT_ST_RELEASED)
+		r->gap = true;
+	if (in->sampled && in->refcount == 0)
+		r->anomalies |= AN(INSERT_ZERO_REF);
+	if (in->owner_mismatch && pt_state_owned(from))
+		r->anomalies |= AN(INSERT_WRONG_OWNER);
+	if (in->ret == 0 && (pt_state_owned(from) || from == PT_ST_UNTRACKED))
+		r->to = PT_ST_MAPPED;
+}
+
+void pt_rule_apply(u8 from, const struct pt_rule_input *in, struct pt_rule_result *out)
+{
+	*out = (struct pt_rule_result){ .to = from, .record = true };
+	if (from >= PT_ST_MAX) {
+		out->gap = true;
+		from = PT_ST_UNTRACKED;
+	}
+
+	switch (in->role) {
+	case PT_ROLE_ADMIT:
+		admit(from, in, out);
+		break;
+	case PT_ROLE_SCRUB:
+		scrub(from, out);
+		break;
+	case PT_ROLE_TAKE:
+		take(from, in, out);
+		break;
+	case PT_ROLE_ASSIGN:
+		assign(from, in, out);
+		break;
+	case PT_ROLE_RECLAIM:
+		reclaim(from, out);
+		break;
+	case PT_ROLE_FREE:
+		free_to_buddy(from, in, out);
+		break;
+	case PT_ROLE_RELEASE:
+		release(from, out);
+		break;
+	case PT_ROLE_ALLOC:
+		buddy_alloc(from, in, out);
+		break;
+	case PT_ROLE_INSERT:
+		insert(from, in, out);
+		break;
+	default:
+		/* Not a page transition (MAP, VMA, DENY): state unchanged. */
+		break;
+	}
+	/* An anomaly is always worth a record, even on a repeat. */
+	if (out->anomalies)
+		out->record = true;
+}
+
+u8 pt_first_anomaly(u32 anomalies)
+{
+	return anomalies ? __ffs(anomalies) : PT_AN_NONE;
+}
+
+static const char *const role_names[PT_ROLE_MAX] = {
+	[PT_ROLE_NONE] = "none",	 [PT_ROLE_ADMIT] = "admit",
+	[PT_ROLE_SCRUB] = "scrub",	 [PT_ROLE_TAKE] = "take",
+	[PT_ROLE_ASSIGN] = "assign",	 [PT_ROLE_RECLAIM] = "reclaim",
+	[PT_ROLE_FREE] = "free",	 [PT_ROLE_RELEASE] = "release",
+	[PT_ROLE_ALLOC] = "alloc",	 [PT_ROLE_MAP] = "map",
+	[PT_ROLE_INSERT] = "insert",	 [PT_ROLE_VMA] = "vma",
+	[PT_ROLE_DENY] = "deny",
+};
+
+static const char *const state_names[PT_ST_MAX] = {
+	[PT_ST_UNTRACKED] = "untracked",	[PT_ST_ASSIGNED] = "assigned",
+	[PT_ST_MAPPED] = "mapped",		[PT_ST_POOLED_DIRTY] = "pooled_dirty",
+	[PT_ST_POOLED_CLEAN] = "pooled_clean",	[PT_ST_POOLED] = "pooled",
+	[PT_ST_TAKEN] = "taken",		[PT_ST_RECLAIMING] = "reclaiming",
+	[PT_ST_FREED] = "freed",		[PT_ST_RELEASED] = "released",
+};
+
+static const char *const anomaly_names[PT_AN_MAX] = {
+	[PT_AN_NONE] = "none",
+	[PT_AN_INSERT_ZERO_REF] = "INSERT_ZERO_REF",
+	[PT_AN_INSERT_AFTER_FREE] = "INSERT_AFTER_FREE",
+	[PT_AN_INSERT_WHILE_POOLED] = "INSERT_WHILE_POOLED",
+	[PT_AN_INSERT_WRONG_OWNER] = "INSERT_WRONG_OWNER",
+	[PT_AN_FREE_WHILE_POOLED] = "FREE_WHILE_POOLED",
+	[PT_AN_FREE_WHILE_ASSIGNED] = "FREE_WHILE_ASSIGNED",
+	[PT_AN_DOUBLE_ADMIT] = "DOUBLE_ADMIT",
+	[PT_AN_ADMIT_FREED] = "ADMIT_FREED",
+	[PT_AN_ADMIT_EXTRA_REF] = "ADMIT_EXTRA_REF",
+	[PT_AN_TAKE_UNPOOLED] = "TAKE_UNPOOLED",
+	[PT_AN_TAKE_ALIASED] = "TAKE_ALIASED",
+	[PT_AN_SCRUB_UNPOOLED] = "SCRUB_UNPOOLED",
+	[PT_AN_RECLAIM_UNPOOLED] = "RECLAIM_UNPOOLED",
+	[PT_AN_ASSIGN_WHILE_OWNED] = "ASSIGN_WHILE_OWNED",
+	[PT_AN_ALLOC_WHILE_OWNED] = "ALLOC_WHILE_OWNED",
+};
+
+static const char *const cause_names[PT_CAUSE_MAX] = {
+	[PT_CAUSE_NONE] = "-",		  [PT_CAUSE_FRESH] = "fresh",
+	[PT_CAUSE_POOL] = "pool",	  [PT_CAUSE_CLEAN] = "clean",
+	[PT_CAUSE_DIRTY] = "dirty",	  [PT_CAUSE_SHRINKER] = "shrinker",
+	[PT_CAUSE_DESTROY] = "destroy",	  [PT_CAUSE_DIRECT] = "direct",
+	[PT_CAUSE_REJECT] = "reject",	  [PT_CAUSE_RECLAIM] = "reclaim",
+	[PT_CAUSE_FOREIGN] = "foreign",	  [PT_CAUSE_VMA_OPEN] = "open",
+	[PT_CAUSE_VMA_CLOSE] = "close",
+};
+
+#define NAME_OR_UNKNOWN(tbl, i) ((i) < ARRAY_SIZE(tbl) && (tbl)[i] ? (tbl)[i] : "unknown")
+
+const char *pt_role_name(u8 role)
+{
+	return NAME_OR_UNKNOWN(role_names, role);
+}
+
+const char *pt_state_name(u8 state)
+{
+	return NAME_OR_UNKNOWN(state_names, state);
+}
+
+const char *pt_anomaly_name(u8 anomaly)
+{
+	return NAME_OR_UNKNOWN(anomaly_names, anomaly);
+}
+
+const char *pt_cause_name(u8 cause)
+{
+	return NAME_OR_UNKNOWN(cause_names, cause);
+}

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pagetrail: module tracepoints, system "pagetrail": one per role plus anomaly. */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM pagetrail
+
+#if !defined(_PAGETRAIL_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _PAGETRAIL_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <uapi/pagetrail.h>
+#include "compat.h"
+
+#define PT_STATE_SYMBOLS						\
+	EM(PT_ST_UNTRACKED, "untracked")				\
+	EM(PT_ST_ASSIGNED, "assigned")					\
+	EM(PT_ST_MAPPED, "mapped")					\
+	EM(PT_ST_POOLED_DIRTY, "pooled_dirty")				\
+	EM(PT_ST_POOLED_CLEAN, "pooled_clean")				\
+	EM(PT_ST_POOLED, "pooled")					\
+	EM(PT_ST_TAKEN, "taken")					\
+	EM(PT_ST_RECLAIMING, "reclaiming")				\
+	EM(PT_ST_FREED, "freed")					\
+	EMe(PT_ST_RELEASED, "released")
+
+#define PT_CAUSE_SYMBOLS						\
+	EM(PT_CAUSE_NONE, "-")						\
+	EM(PT_CAUSE_FRESH, "fresh")					\
+	EM(PT_CAUSE_POOL, "pool")					\
+	EM(PT_CAUSE_CLEAN, "clean")					\
+	EM(PT_CAUSE_DIRTY, "dirty")					\
+	EM(PT_CAUSE_SHRINKER, "shrinker")				\
+	EM(PT_CAUSE_DESTROY, "destroy")					\
+	EM(PT_CAUSE_DIRECT, "direct")					\
+	EM(PT_CAUSE_REJECT, "reject")					\
+	EM(PT_CAUSE_RECLAIM, "reclaim")					\
+	EM(PT_CAUSE_FOREIGN, "foreign")					\
+	EM(PT_CAUSE_VMA_OPEN, "open")					\
+	EMe(PT_CAUSE_VMA_CLOSE, "close")
+
+#define PT_ANOMALY_SYMBOLS						\
+	EM(PT_AN_NONE, "none")						\
+	EM(PT_AN_INSERT_ZERO_REF, "INSERT_ZERO_REF")			\
+	EM(PT_AN_INSERT_AFTER_FREE, "INSERT_AFTER_FREE")		\
+	EM(PT_AN_INSERT_WHILE_POOLED, "INSERT_WHILE_POOLED")		\
+	EM(PT_AN_INSERT_WRONG_OWNER, "INSERT_WRONG_OWNER")		\
+	EM(PT_AN_FREE_WHILE_POOLED, "FREE_WHILE_POOLED")		\
+	EM(PT_AN_FREE_WHILE_ASSIGNED, "FREE_WHILE_ASSIGNED")		\
+	EM(PT_AN_DOUBLE_ADMIT, "DOUBLE_ADMIT")				\
+	EM(PT_AN_ADMIT_FREED, "ADMIT_FREED")				\
+	EM(PT_AN_ADMIT_EXTRA_REF, "ADMIT_EXTRA_REF")			\
+	EM(PT_AN_TAKE_UNPOOLED, "TAKE_UNPOOLED")			\
+	EM(PT_AN_TAKE_ALIASED, "TAKE_ALIASED")				\
+	EM(PT_AN_SCRUB_UNPOOLED, "SCRUB_UNPOOLED")			\
+	EM(PT_AN_RECLAIM_UNPOOLED, "RECLAIM_UNPOOLED")			\
+	EM(PT_AN_ASSIGN_WHILE_OWNED, "ASSIGN_WHILE_OWNED")		\
+	EMe(PT_AN_ALLOC_WHILE_OWNED, "ALLOC_WHILE_OWNED")
+
+/* Export the enum values so trace-cmd and perf can print the names. */
+#undef EM
+#undef EMe
+#define EM(a, b) TRACE_DEFINE_ENUM(a);
+#define EMe(a, b) TRACE_DEFINE_ENUM(a);
+PT_STATE_SYMBOLS
+PT_CAUSE_SYMBOLS
+PT_ANOMALY_SYMBOLS
+
+#undef EM
+#undef EMe
+#define EM(a, b) { a, b },
+#define EMe(a, b) { a, b }
+
+DECLARE_EVENT_CLASS(pagetrail_page,
+	TP_PROTO(const struct pagetrail_record *r),
+	TP_ARGS(r),
+	TP_STRUCT__entry(
+		__field(u64, seq)
+		__field(u64, pfn)
+		__field(u64, token)
+		__field(u64, prev_token)
+		__field(u64, head_pfn)
+		__field(u32, generation)
+		__field(u32, alloc_seq)
+		__field(u32, index)
+		__field(s32, refcount)
+		__field(s32, mapcount)
+		__field(s32, ret)
+		__field(u32, page_flags)
+		__field(u32, aux)
+		__field(u8, order)
+		__field(u8, cause)
+		__field(u8, from_state)
+		__field(u8, to_state)
+		__field(u8, anomaly)
+		__field(u8, gap)
+	),
+	TP_fast_assign(
+		__entry->seq = r->seq;
+		__entry->pfn = r->pfn;
+		__entry->token = r->token;
+		__entry->prev_token = r->prev_token;
+		__entry->head_pfn = r->head_pfn;
+		__entry->generation = r->generation;
+		__entry->alloc_seq = r->alloc_seq;
+		__entry->index = r->index;
+		__entry->refcount = r->refcount;
+		__entry->mapcount = r->mapcount;
+		__entry->ret = r->ret;
+		__entry->page_flags = r->page_flags;
+		__entry->aux = r->aux;
+		__entry->order = r->order;
+		__entry->cause = r->cause;
+		__entry->from_state = r->from_state;
+		__entry->to_state = r->to_state;
+		__entry->anomaly = r->anomaly;
+		__entry->gap = !!(r->rflags & PT_RF_GAP);
+	),
+	TP_printk("seq=%llu pfn=0x%llx order=%u %s->%s cause=%s gen=%u token=%016llx alloc=%u idx=%u ref=%d map=%d head=0x%llx ret=%d gap=%u anomaly=%s",
+		  __entry->seq, __entry->pfn, __entry->order,
+		  __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
+		  __print_symbolic(__entry->to_state, PT_STATE_SYMBOLS),
+		  __print_symbolic(__entry->cause, PT_CAUSE_SYMBOLS),
+		  __entry->generation, __entry->token, __entry->alloc_seq, __entry->index,
+		  __entry->refcount, __entry->mapcount, __entry->head_pfn, __entry->ret,
+		  __entry->gap, __print_symbolic(__entry->anomaly, PT_ANOMALY_SYMBOLS))
+);
+
+#define PT_PAGE_EVENT(name)						\
+	DEFINE_EVENT(pagetrail_page, name,				\
+		     TP_PROTO(const struct pagetrail_record *r), TP_ARGS(r))
+
+PT_PAGE_EVENT(admit);
+PT_PAGE_EVENT(scrub);
+PT_PAGE_EVENT(take);
+PT_PAGE_EVENT(assign);
+PT_PAGE_EVENT(reclaim);
+PT_PAGE_EVENT(free);
+PT_PAGE_EVENT(release);
+PT_PAGE_EVENT(alloc);
+PT_PAGE_EVENT(insert);
+
+DECLARE_EVENT_CLASS(pagetrail_map,
+	TP_PROTO(const struct pagetrail_record *r),
+	TP_ARGS(r),
+	TP_STRUCT__entry(
+		__field(u64, seq)
+		__field(u64, token)
+		__field(u64, failed_pfn)
+		__field(u32, inserts)
+		__field(s32, ret)
+		__field(s32, inner_ret)
+		__field(u32, usage)
+		__field(u8, cause)
+	),
+	TP_fast_assign(
+		__entry->seq = r->seq;
+		__entry->token = r->token;
+		__entry->failed_pfn = r->pfn;
+		__entry->inserts = r->index;
+		__entry->ret = r->ret;
+		__entry->inner_ret = r->inner_ret;
+		__entry->usage = r->aux;
+		__entry->cause = r->cause;
+	),
+	TP_printk("seq=%llu token=%016llx cause=%s inserts=%u ret=%d inner_ret=%d failed_pfn=0x%llx usage=%u",
+		  __entry->seq, __entry->token,
+		  __print_symbolic(__entry->cause, PT_CAUSE_SYMBOLS),
+		  __entry->inserts, __entry->ret, __entry->inner_ret, __entry->failed_pfn,
+		  __entry->usage)
+);
+
+/* map: the driver's mmap returned; vma: its VMA was opened or closed. */
+DEFINE_EVENT(pagetrail_map, map,
+	     TP_PROTO(const struct pagetrail_record *r), TP_ARGS(r));
+DEFINE_EVENT(pagetrail_map, vma,
+	     TP_PROTO(const struct pagetrail_record *r), TP_ARGS(r));
+
+TRACE_EVENT(anomaly,
+	TP_PROTO(const struct pagetrail_record *r),
+	TP_ARGS(r),
+	TP_STRUCT__entry(
+		__field(u64, seq)
+		__field(u64, pfn)
+		__field(u64, token)
+		__field(u64, prev_token)
+		__field(u32, generation)
+		__field(u32, anomalies)
+		__field(s32, refcount)
+		__field(u8, anomaly)
+		__field(u8, role)
+		__field(u8, from_state)
+	),
+	TP_fast_assign(
+		__entry->seq = r->seq;
+		__entry->pfn = r->pfn;
+		__entry->token = r->token;
+		__entry->prev_token = r->prev_token;
+		__entry->generation = r->generation;
+		__entry->anomalies = r->anomalies;
+		__entry->refcount = r->refcount;
+		__entry->anomaly = r->anomaly;
+		__entry->role = r->role;
+		__entry->from_state = r->from_state;
+	),
+	TP_printk("seq=%llu kind=%s pfn=0x%llx state=%s gen=%u ref=%d token=%016llx prev_token=%016llx all=0x%x",
+		  __entry->seq, __print_symbolic(__entry->anomaly, PT_ANOMALY_SYMBOLS),
+		  __entry->pfn, __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
+		  __entry->generation, __entry->refcount, __entry->token,
+		  __entry->prev_token, __entry->anomalies)
+);
+
+#endif /* _PAGETRAIL_TRACE_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE trace
+#include <trace/define_trace.h>
+
+#ifndef PAGETRAIL_TRACE_DISPATCH
+#define PAGETRAIL_TRACE_DISPATCH
+void pt_trace_record(const struct pagetrail_record *rec);
+#endif

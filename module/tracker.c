@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pagetrail: per-chunk state table (pfn -> state, owner, generation, history). */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/stacktrace.h>
+#include <linux/bitmap.h>
+#include <linux/log2.h>
+#include <pagetrail/tracker.h>
+#include <pagetrail/rules.h>
+#include <pagetrail/events.h>
+
+/* 2^20 bits: a free of an untracked page costs one bit test. */
+#define PT_FILTER_BITS 20
+
+struct pt_entry {
+	struct hlist_node node;		/* hash bucket, or the free list */
+	struct list_head freed_link;	/* FIFO of FREED entries, for recycling */
+	struct pt_page_view v;
+	u8 hist_head;			/* next history slot to write */
+	bool in_use;
+};
+
+static DEFINE_RAW_SPINLOCK(pt_tracker_lock);
+static struct pt_entry *pt_entries;
+static unsigned int pt_nr_entries;
+static struct hlist_head *pt_buckets;
+static unsigned int pt_hash_bits;
+static HLIST_HEAD(pt_free_entries);
+static LIST_HEAD(pt_freed_fifo);
+static unsigned long *pt_filter;
+static u32 pt_orders_seen;		/* bit per chunk order ever tracked */
+static struct pt_tracker_stats pt_stats;
+
+static struct pt_anomaly_entry *pt_anomalies;
+static unsigned int pt_max_anomalies;
+static unsigned int pt_nr_anomalies;
+
+static void pt_tracker_clear_locked(void)
+{
+	unsigned int i;
+
+	INIT_HLIST_HEAD(&pt_free_entries);
+	INIT_LIST_HEAD(&pt_freed_fifo);
+	for (i = 0; i < (1u << pt_hash_bits); i++)
+		INIT_HLIST_HEAD(&pt_buckets[i]);
+	for (i = pt_nr_entries; i-- > 0;) {
+		pt_entries[i].in_use = false;
+		hlist_add_head(&pt_entries[i].node, &pt_free_entries);
+	}
+	bitmap_zero(pt_filter, 1u << PT_FILTER_BITS);
+	pt_orders_seen = 0;
+	memset(&pt_stats, 0, sizeof(pt_stats));
+	pt_stats.capacity = pt_nr_entries;
+	pt_nr_anomalies = 0;
+}
+
+int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies)
+{
+	pt_nr_entries = max_pages;
+	pt_hash_bits = ilog2(roundup_pow_of_two(max_pages));
+	pt_entries = kvcalloc(max_pages, sizeof(*pt_entries), GFP_KERNEL);
+	pt_buckets = kvcalloc(1u << pt_hash_bits, sizeof(*pt_buckets), GFP_KERNEL);
+	pt_filter = bitmap_zalloc(1u << PT_FILTER_BITS, GFP_KERNEL);
+	pt_max_anomalies = max_anomalies;
+	pt_anomalies = kvcalloc(max_anomalies, sizeof(*pt_anomalies), GFP_KERNEL);
+	if (!pt_entries || !pt_buckets || !pt_filter || !pt_anomalies) {
+		pt_tracker_exit();
+		return -ENOMEM;
+	}
+	pt_tracker_clear_locked();
+	return 0;
+}
+
+void pt_tracker_exit(void)
+{
+	kvfree(pt_entries);
+	kvfree(pt_buckets);
+	bitmap_free(pt_filter);
+	kvfree(pt_anomalies);
+	pt_entries = NULL;
+	pt_buckets = NULL;
+	pt_filter = NULL;
+	pt_anomalies = NULL;
+}
+
+void pt_tracker_reset(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	pt_tracker_clear_locked();
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+}
+
+/* Lock-free pre-filter: false means the pfn is certainly not tracked. */
+bool pt_tracker_maybe_tracked(u64 pfn)
+{
+	return test_bit(hash_64(pfn, PT_FILTER_BITS), pt_filter);
+}
+
+static struct pt_entry *pt_find_exact(u64 pfn)
+{
+	struct pt_entry *e;
+
+	hlist_for_each_entry(e, &pt_buckets[hash_64(pfn, pt_hash_bits)], node)
+		if (e->v.pfn == pfn)
+			return e;
+	return NULL;
+}
+
+/* The chunk containing @pfn: itself, or a head aligned to a tracked order. */
+static struct pt_entry *pt_find_containing(u64 pfn)
+{
+	struct pt_entry *e = pt_find_exact(pfn);
+	unsigned long orders = pt_orders_seen;
+	unsigned int order;
+
+	if (e)
+		return e;
+	for_each_set_bit(order, &orders, BITS_PER_LONG) {
+		if (!order)
+			continue;
+		e = pt_find_exact(pfn & ~((1ULL << order) - 1));
+		if (e && e->v.order == order)
+			return e;
+	}
+	return NULL;
+}
+
+static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
+{
+	struct pt_entry *e = NULL;
+
+	if (!hlist_empty(&pt_free_entries)) {
+		e = hlist_entry(pt_free_entries.first, struct pt_entry, node);
+	} else if (!list_empty(&pt_freed_fifo)) {
+		/* Forget the chunk freed longest ago. */
+		e = list_first_entry(&pt_freed_fifo, struct pt_entry, freed_link);
+		list_del(&e->freed_link);
+		pt_stats.recycled++;
+		pt_stats.tracked--;
+	} else {
+		pt_stats.full++;
+		return NULL;
+	}
+	hlist_del(&e->node);
+	memset(&e->v, 0, sizeof(e->v));
+	e->hist_head = 0;
+	e->in_use = true;
+	e->v.pfn = pfn;
+	e->v.order = order;
+	e->v.state = PT_ST_UNTRACKED;
+	INIT_LIST_HEAD(&e->freed_link);
+	hlist_add_head(&e->node, &pt_buckets[hash_64(pfn, pt_hash_bits)]);
+	set_bit(hash_64(pfn, PT_FILTER_BITS), pt_filter);
+	if (order < 32)
+		pt_orders_seen |= BIT(order);
+	pt_stats.tracked++;
+	return e;
+}
+
+static void pt_entry_set_state(struct pt_entry *e, u8 to)
+{
+	if (e->v.state == PT_ST_FREED && to != PT_ST_FREED)
+		list_del_init(&e->freed_link);
+	else if (e->v.state != PT_ST_FREED && to == PT_ST_FREED)
+		list_add_tail(&e->freed_link, &pt_freed_fifo);
+	e->v.state = to;
+}
+
+static void pt_entry_push_history(struct pt_entry *e, const struct pagetrail_record *rec)
+{
+	struct pt_hist *h = &e->v.hist[e->hist_head];
+
+	h->ts_ns = rec->ts_ns;
+	h->token = rec->token;
+	h->pid = rec->pid;
+	h->generation = rec->generation;
+	memcpy(h->comm, rec->comm, sizeof(h->comm));
+	h->cpu = rec->cpu;
+	h->role = rec->role;
+	h->cause = rec->cause;
+	h->to_state = rec->to_state;
+	h->anomaly = rec->anomaly;
+	h->gap = !!(rec->rflags & PT_RF_GAP);
+	e->hist_head = (e->hist_head + 1) % PT_HIST_LEN;
+	if (e->v.hist_len < PT_HIST_LEN)
+		e->v.hist_len++;
+}
+
+/* Copy out an entry with its history oldest first. */
+static void pt_entry_view(const struct pt_entry *e, struct pt_page_view *view)
+{
+	unsigned int i, start;
+
+	*view = e->v;
+	start = (e->hist_head + PT_HIST_LEN - e->v.hist_len) % PT_HIST_LEN;
+	for (i = 0; i < e->v.hist_len; i++)
+		view->hist[i] = e->v.hist[(start + i) % PT_HIST_LEN];
+}
+
+/* Apply what the owner changes to the entry, per role. */
+static void pt_entry_update_owner(struct pt_entry *e, const struct pt_obs *obs,
+				  const struct pt_rule_result *res)
+{
+	switch (obs->role) {
+	case PT_ROLE_ASSIGN:
+		if (e->v.token && e->v.token != obs->token)
+			e->v.prev_token = e->v.token;
+		e->v.token = obs->token;
+		e->v.alloc_seq = obs->alloc_seq;
+		e->v.index = obs->index;
+		break;
+	case PT_ROLE_ADMIT:
+		if (obs->token)
+			e->v.token = obs->token;
+		e->v.aux = obs->aux;
+		break;
+	case PT_ROLE_TAKE:
+	case PT_ROLE_SCRUB:
+	case PT_ROLE_RECLAIM:
+		e->v.aux = obs->aux;
+		break;
+	default:
+		break;
+	}
+	if (res->new_generation)
+		e->v.generation++;
+}
+
+static void pt_fill_record(struct pagetrail_record *rec, const struct pt_obs *obs,
+			   const struct pt_entry *e, u8 from, const struct pt_rule_result *res)
+{
+	memset(rec, 0, sizeof(*rec));
+	pt_events_stamp(rec);
+	rec->role = obs->role;
+	rec->cause = obs->cause;
+	rec->pfn = obs->pfn;
+	rec->order = e ? e->v.order : obs->order;
+	rec->from_state = from;
+	rec->to_state = res ? res->to : from;
+	rec->aux = obs->aux;
+	rec->ret = obs->ret;
+	rec->inner_ret = obs->inner_ret;
+	rec->token = obs->token;
+	rec->alloc_seq = obs->alloc_seq;
+	rec->index = obs->index;
+	if (e) {
+		rec->generation = e->v.generation;
+		if (!rec->token)
+			rec->token = e->v.token;
+		rec->prev_token = e->v.prev_token;
+		if (obs->role == PT_ROLE_INSERT) {
+			rec->token = e->v.token;
+			rec->alloc_seq = e->v.alloc_seq;
+			rec->index = e->v.index + (u32)(obs->pfn - e->v.pfn);
+			if (obs->owner_known && obs->token != e->v.token)
+				rec->prev_token = obs->token;	/* the VMA's allocation */
+		}
+	}
+	if (obs->sampled) {
+		rec->rflags |= PT_RF_SAMPLED;
+		rec->refcount = obs->refcount;
+		rec->mapcount = obs->mapcount;
+		rec->head_pfn = obs->head_pfn;
+		rec->compound_order = obs->compound_order;
+		rec->page_flags = obs->page_flags;
+	}
+	if (res) {
+		if (res->gap)
+			rec->rflags |= PT_RF_GAP;
+		rec->anomalies = res->anomalies;
+		rec->anomaly = pt_first_anomaly(res->anomalies);
+	}
+}
+
+static void pt_store_anomaly_locked(const struct pagetrail_record *rec, const struct pt_entry *e)
+{
+	struct pt_anomaly_entry *a;
+
+	if (pt_nr_anomalies >= pt_max_anomalies) {
+		pt_stats.anomalies_dropped++;
+		return;
+	}
+	a = &pt_anomalies[pt_nr_anomalies++];
+	a->rec = *rec;
+	if (e)
+		pt_entry_view(e, &a->page);
+	else
+		memset(&a->page, 0, sizeof(a->page));
+	/* The culprit is the current thread: keep how it got here. */
+	a->nr_stack = stack_trace_save(a->stack, PT_STACK_DEPTH, 2);
+}
+
+static void pt_count_locked(const struct pagetrail_record *rec)
+{
+	unsigned long kinds = rec->anomalies;
+	unsigned int kind;
+
+	pt_stats.events_by_role[rec->role]++;
+	if (rec->rflags & PT_RF_GAP) {
+		pt_stats.gaps++;
+		pt_stats.gaps_by_role[rec->role]++;
+	}
+	if (kinds)
+		pt_stats.anomalies++;
+	for_each_set_bit(kind, &kinds, PT_AN_MAX)
+		pt_stats.anomalies_by_kind[kind]++;
+}
+
+/*
+ * Apply one observation to the table. Returns true and fills @rec when the
+ * observation is worth a record (a transition, a gap or an anomaly).
+ */
+bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
+{
+	struct pt_rule_input in = {
+		.role = obs->role,
+		.cause = obs->cause,
+		.sampled = obs->sampled,
+		.refcount = obs->refcount,
+		.ret = obs->ret,
+	};
+	struct pt_rule_result res;
+	struct pt_entry *e;
+	unsigned long flags;
+	u8 from;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	e = obs->role == PT_ROLE_INSERT ? pt_find_containing(obs->pfn) : pt_find_exact(obs->pfn);
+	if (!e && obs->create)
+		e = pt_entry_alloc(obs->pfn, obs->order);
+	from = e ? e->v.state : PT_ST_UNTRACKED;
+	in.owner_mismatch = e && obs->owner_known && obs->token != e->v.token;
+	pt_rule_apply(from, &in, &res);
+	if (!res.record) {
+		raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+		return false;
+	}
+	if (e) {
+		pt_entry_update_owner(e, obs, &res);
+		pt_entry_set_state(e, res.to);
+		e->v.gaps += res.gap;
+		e->v.anomalies += !!res.anomalies;
+	}
+	pt_fill_record(rec, obs, e, from, &res);
+	if (e)
+		pt_entry_push_history(e, rec);
+	pt_count_locked(rec);
+	if (rec->anomalies)
+		pt_store_anomaly_locked(rec, e);
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	return true;
+}
+
+/* A record that is not a page transition (MAP, VMA), stamped in order. */
+void pt_tracker_record_event(const struct pt_obs *obs, struct pagetrail_record *rec)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	pt_fill_record(rec, obs, NULL, PT_ST_UNTRACKED, NULL);
+	pt_count_locked(rec);
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+}
+
+bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view)
+{
+	struct pt_entry *e;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	e = pt_find_containing(pfn);
+	if (e)
+		pt_entry_view(e, view);
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	return e;
+}
+
+bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view)
+{
+	unsigned long flags;
+	bool used = false;
+
+	if (slot >= pt_nr_entries)
+		return false;
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	if (pt_entries[slot].in_use) {
+		pt_entry_view(&pt_entries[slot], view);
+		used = true;
+	}
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	return used;
+}
+
+unsigned int pt_tracker_slots(void)
+{
+	return pt_nr_entries;
+}
+
+void pt_tracker_get_stats(struct pt_tracker_stats *st)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	*st = pt_stats;
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+}
+
+unsigned int pt_anomaly_count(void)
+{
+	return READ_ONCE(pt_nr_anomalies);
+}
+
+bool pt_anomaly_copy(unsigned int i, struct pt_anomaly_entry *out)
+{
+	unsigned long flags;
+	bool ok = false;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	if (i < pt_nr_anomalies) {
+		*out = pt_anomalies[i];
+		ok = true;
+	}
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	return ok;
+}
