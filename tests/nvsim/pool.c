@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nvsim: the per-(node, order) system-memory pools of driver 590.44.01+
+ * (nvidia-pool.md Q4): creation per NVreg_EnableSystemMemoryPools, the
+ * pool take, admission, list moves and frees, destruction at unload.
+ * Every list and pages_owned change happens under the pool lock; entries
+ * leave on caller-private lists and only the remover frees them.
+ */
+#include <linux/gfp.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/moduleparam.h>
+#include <linux/nodemask.h>
+#include <linux/slab.h>
+#include "nvsim.h"
+
+/*
+ * Bit (page size >> 12) enables the pool of that page size: the default
+ * 0x211 means orders 0, 4 and 9 on 4 KiB pages. Perms 0 like the driver's
+ * registry parameters: set it at load, it is not in sysfs.
+ */
+unsigned int NVreg_EnableSystemMemoryPools = 0x211;
+module_param(NVreg_EnableSystemMemoryPools, uint, 0);
+MODULE_PARM_DESC(NVreg_EnableSystemMemoryPools, "page sizes (bit = size >> 12) that get a pool");
+
+nv_page_pool_t *sysmem_page_pools[MAX_NUMNODES][NV_MAX_PAGE_ORDER + 1];
+
+static struct nvsim_pool_aux *nvsim_aux;
+
+struct nvsim_pool_aux *nvsim_pool_aux(const nv_page_pool_t *mem_pool)
+{
+	return &nvsim_aux[mem_pool->node_id * (NV_MAX_PAGE_ORDER + 1) + mem_pool->order];
+}
+
+int nvsim_pool_aux_init(void)
+{
+	nvsim_aux = kcalloc(nr_node_ids * (NV_MAX_PAGE_ORDER + 1), sizeof(*nvsim_aux),
+			    GFP_KERNEL);
+	return nvsim_aux ? 0 : -ENOMEM;
+}
+
+void nvsim_pool_aux_exit(void)
+{
+	kfree(nvsim_aux);
+	nvsim_aux = NULL;
+}
+
+/* Move up to max entries from the head of src onto dst; returns how many were left to move. */
+unsigned long PROBE_POINT nv_mem_pool_move_pages(struct list_head *dst_list,
+						 struct list_head *src_list,
+						 unsigned long max_entries_to_move)
+{
+	while (max_entries_to_move > 0) {
+		nv_page_pool_entry_t *entry;
+
+		entry = list_first_entry_or_null(src_list, nv_page_pool_entry_t, list_node);
+		if (!entry)
+			break;
+		list_del(&entry->list_node);
+		list_add(&entry->list_node, dst_list);
+		max_entries_to_move--;
+	}
+	return max_entries_to_move;
+}
+
+/* Free every chunk on the list back to the buddy allocator. */
+void PROBE_POINT nv_mem_pool_free_page_list(struct list_head *free_list, unsigned int order)
+{
+	nv_page_pool_entry_t *entry;
+
+	while ((entry = list_first_entry_or_null(free_list, nv_page_pool_entry_t, list_node))) {
+		list_del(&entry->list_node);
+		/* A chunk foreign_put already freed must not be freed twice. */
+		if (!nvsim_fault_consume(entry->virt_addr, order)) {
+			free_pages(entry->virt_addr, order);
+			nvsim_chunk_freed(order);
+		}
+		kfree(entry);
+	}
+}
+
+/* Pool take: returns how many chunks of at (from index 0) it filled. */
+unsigned int PROBE_POINT nv_mem_pool_alloc_pages(nv_page_pool_t *mem_pool, nv_alloc_t *at)
+{
+	unsigned int wanted = DIV_ROUND_UP(at->num_pages, 1U << at->order);
+	unsigned long remaining = wanted;
+	unsigned int taken, taken_clean;
+	nv_page_pool_entry_t *entry;
+	unsigned int i = 0;
+	LIST_HEAD(clean_pages);
+	LIST_HEAD(dirty_pages);
+
+	if (!NV_MAY_SLEEP())
+		return 0;
+
+	if (os_acquire_mutex(mem_pool->lock) != NV_OK)
+		return 0;
+	remaining = nv_mem_pool_move_pages(&clean_pages, &mem_pool->clean_list, remaining);
+	taken_clean = wanted - remaining;
+	remaining = nv_mem_pool_move_pages(&dirty_pages, &mem_pool->dirty_list, remaining);
+	taken = wanted - remaining;
+	mem_pool->pages_owned -= taken;
+	nvsim_add(chunks_transit, taken);
+	os_release_mutex(mem_pool->lock);
+
+	while ((entry = list_first_entry_or_null(&clean_pages, nv_page_pool_entry_t,
+						 list_node))) {
+		nv_alloc_set_page(at, i++, entry->virt_addr);
+		list_del(&entry->list_node);
+		kfree(entry);
+	}
+
+	/* Not scrubbed yet: the caller clears it, synchronously, unlocked. */
+	while ((entry = list_first_entry_or_null(&dirty_pages, nv_page_pool_entry_t,
+						 list_node))) {
+		if (!nvsim_fault_is_faulted(entry->virt_addr))
+			nv_mem_pool_clear_page(entry->virt_addr, mem_pool->order);
+		nv_alloc_set_page(at, i++, entry->virt_addr);
+		list_del(&entry->list_node);
+		kfree(entry);
+	}
+
+	nvsim_sub(chunks_transit, taken);
+	nvsim_add(chunks_taken_clean, taken_clean);
+	nvsim_add(chunks_taken_dirty, taken - taken_clean);
+	return taken;
+}
+
+/*
+ * Admission of at's chunks: wrong-node chunks and chunks that get no entry
+ * go straight back to the buddy allocator, the rest onto the dirty list.
+ * No page_count() check, as in the driver: that is the point of the pool's
+ * ownership contract, and of fault_pinned_admit.
+ */
+NV_STATUS PROBE_POINT nv_mem_pool_free_pages(nv_page_pool_t *mem_pool, nv_alloc_t *at)
+{
+	unsigned int per_chunk = 1U << at->order;
+	unsigned int chunks = DIV_ROUND_UP(at->num_pages, per_chunk);
+	nv_page_pool_entry_t *entry;
+	unsigned int added = 0;
+	bool queue_worker;
+	LIST_HEAD(freed_pages);
+	unsigned int i;
+
+	if (!NV_MAY_SLEEP())
+		return NV_ERR_INVALID_ARGUMENT;
+
+	for (i = 0; i < chunks; i++) {
+		nvidia_pte_t *pte = &at->page_table[i * per_chunk];
+		struct page *page;
+
+		if (!pte->virt_addr)
+			break;
+
+		page = pfn_to_page(pte->phys_addr >> PAGE_SHIFT);
+		if (page_to_nid(page) != mem_pool->node_id) {
+			free_pages(pte->virt_addr, mem_pool->order);
+			nvsim_inc(chunks_rejected);
+			nvsim_chunk_freed(mem_pool->order);
+			continue;
+		}
+
+		entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+		if (!entry) {
+			free_pages(pte->virt_addr, mem_pool->order);
+			nvsim_inc(chunks_rejected);
+			nvsim_chunk_freed(mem_pool->order);
+			continue;
+		}
+		entry->virt_addr = pte->virt_addr;
+		list_add(&entry->list_node, &freed_pages);
+		added++;
+	}
+
+	if (!added)
+		return NV_OK;
+
+	nvsim_add(chunks_transit, added);
+	os_acquire_mutex(mem_pool->lock);
+	/* A non-empty dirty list means the scrubber is already queued. */
+	queue_worker = list_empty(&mem_pool->dirty_list);
+	list_splice_init(&freed_pages, &mem_pool->dirty_list);
+	mem_pool->pages_owned += added;
+	nvsim_sub(chunks_transit, added);
+	os_release_mutex(mem_pool->lock);
+	nvsim_add(chunks_admitted, added);
+
+	if (queue_worker)
+		nv_mem_pool_queue_worker(mem_pool);
+	return NV_OK;
+}
+
+static unsigned long nvsim_list_count(const struct list_head *head)
+{
+	const struct list_head *pos;
+	unsigned long n = 0;
+
+	list_for_each(pos, head)
+		n++;
+	return n;
+}
+
+/* Unload or init failure only: dirty list, stop the scrubber, clean list. */
+void PROBE_POINT nv_mem_pool_destroy(nv_page_pool_t *mem_pool)
+{
+	/* The driver would dereference a NULL lock here on init failure. */
+	if (mem_pool->lock) {
+		os_acquire_mutex(mem_pool->lock);
+		nvsim_add(chunks_destroyed, nvsim_list_count(&mem_pool->dirty_list));
+		nv_mem_pool_free_page_list(&mem_pool->dirty_list, mem_pool->order);
+		os_release_mutex(mem_pool->lock);
+	}
+
+	/* Waits for a running pass, which parks its entry on the clean list. */
+	nv_kthread_q_stop(&mem_pool->scrubber_queue);
+
+	if (mem_pool->lock) {
+		os_acquire_mutex(mem_pool->lock);
+		nvsim_add(chunks_destroyed, nvsim_list_count(&mem_pool->clean_list));
+		nv_mem_pool_free_page_list(&mem_pool->clean_list, mem_pool->order);
+		os_release_mutex(mem_pool->lock);
+	}
+
+	nv_mem_pool_shrinker_free(mem_pool);
+	if (mem_pool->lock)
+		os_free_mutex(mem_pool->lock);
+	kfree(mem_pool);
+}
+
+nv_page_pool_t * PROBE_POINT nv_mem_pool_init(int node_id, unsigned int order)
+{
+	nv_page_pool_t *mem_pool;
+	struct shrinker *shrinker;
+
+	mem_pool = kzalloc(sizeof(*mem_pool), GFP_KERNEL);
+	if (!mem_pool) {
+		pr_warn("nvsim: pool node %d order %u: no memory\n", node_id, order);
+		return NULL;
+	}
+	mem_pool->node_id = node_id;
+	mem_pool->order = order;
+	INIT_LIST_HEAD(&mem_pool->clean_list);
+	INIT_LIST_HEAD(&mem_pool->dirty_list);
+
+	if (os_alloc_mutex(&mem_pool->lock) != NV_OK) {
+		pr_warn("nvsim: pool node %d order %u: no mutex\n", node_id, order);
+		goto failed;
+	}
+	if (nv_kthread_q_init_on_node(&mem_pool->scrubber_queue, "nv_mem_pool_scrubber_queue",
+				      node_id))
+		goto failed;
+	nv_kthread_q_item_init(&mem_pool->scrubber_queue_item, nv_mem_pool_worker, mem_pool);
+
+	shrinker = nv_mem_pool_shrinker_alloc(mem_pool);
+	if (!shrinker) {
+		pr_warn("nvsim: pool node %d order %u: no shrinker\n", node_id, order);
+		goto failed;
+	}
+	shrinker->count_objects = nv_mem_pool_shrinker_count;
+	shrinker->scan_objects = nv_mem_pool_shrinker_scan;
+	shrinker->seeks = 1;
+	nv_mem_pool_shrinker_register(mem_pool, shrinker);
+	mem_pool->shrinker = shrinker;
+	return mem_pool;
+
+failed:
+	nv_mem_pool_destroy(mem_pool);
+	return NULL;
+}
+
+NV_STATUS nv_init_page_pools(void)
+{
+	unsigned int order;
+	int node_id;
+
+	for_each_node(node_id) {
+		for (order = 0; order <= NV_MAX_PAGE_ORDER; order++) {
+			unsigned long page_size = PAGE_SIZE << order;
+
+			if (!(NVreg_EnableSystemMemoryPools &
+			      (page_size >> NV_ENABLE_SYSTEM_MEMORY_POOLS_SHIFT)))
+				continue;
+			sysmem_page_pools[node_id][order] = nv_mem_pool_init(node_id, order);
+			if (!sysmem_page_pools[node_id][order])
+				return NV_ERR_NO_MEMORY;
+		}
+	}
+	return NV_OK;
+}
+
+void nv_destroy_page_pools(void)
+{
+	unsigned int order;
+	int node_id;
+
+	for_each_node(node_id) {
+		for (order = 0; order <= NV_MAX_PAGE_ORDER; order++) {
+			if (!sysmem_page_pools[node_id][order])
+				continue;
+			nv_mem_pool_destroy(sysmem_page_pools[node_id][order]);
+			sysmem_page_pools[node_id][order] = NULL;
+		}
+	}
+}
+
+/* Let every scrubber finish what is queued: the next take finds clean chunks. */
+int nvsim_drain_pools(void)
+{
+	unsigned int order;
+	int node_id, n = 0;
+
+	for_each_node(node_id) {
+		for (order = 0; order <= NV_MAX_PAGE_ORDER; order++) {
+			nv_page_pool_t *mem_pool = sysmem_page_pools[node_id][order];
+
+			if (!mem_pool)
+				continue;
+			nv_kthread_q_flush(&mem_pool->scrubber_queue);
+			n++;
+		}
+	}
+	return n;
+}
