@@ -141,4 +141,4 @@ module_init(pagetrail_init);
 module_exit(pagetrail_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Page lifetime tracer for driver page pools");
-MODULE_VERSION("0.1");
+MODULE_VERSION(PAGETRAIL_VERSION);

@@ -7,6 +7,7 @@
 #include <asm/page.h>
 #include <pagetrail/record.h>
 #include <pagetrail/rules.h>
+#include <uapi/pagetrail_text.h>
 
 void pt_file_header_init(struct pagetrail_file_header *hdr, u32 nr_cpus)
 {
@@ -66,16 +67,5 @@ int pt_record_format(const struct pagetrail_record *r, char *buf, size_t size)
 	for (c = comm; *c; c++)
 		if (*c == ' ' || *c == '=')
 			*c = '_';
-	return scnprintf(buf, size,
-			 "seq=%llu ts=%llu cpu=%u pid=%u tgid=%u comm=%s role=%s cause=%s "
-			 "pfn=0x%llx order=%u from=%s to=%s gen=%u token=%016llx "
-			 "prev_token=%016llx alloc=%u idx=%u ref=%d map=%d head=0x%llx "
-			 "corder=%u pflags=0x%x ret=%d inner_ret=%d aux=0x%x gap=%u anomaly=%s "
-			 "anomalies=0x%x\n",
-			 r->seq, r->ts_ns, r->cpu, r->pid, r->tgid, comm, pt_role_name(r->role),
-			 pt_cause_name(r->cause), r->pfn, r->order, pt_state_name(r->from_state),
-			 pt_state_name(r->to_state), r->generation, r->token, r->prev_token,
-			 r->alloc_seq, r->index, r->refcount, r->mapcount, r->head_pfn,
-			 r->compound_order, r->page_flags, r->ret, r->inner_ret, r->aux,
-			 !!(r->rflags & PT_RF_GAP), pt_anomaly_name(r->anomaly), r->anomalies);
+	return scnprintf(buf, size, PAGETRAIL_TEXT_FMT, PAGETRAIL_TEXT_ARGS(r, comm));
 }

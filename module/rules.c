@@ -235,52 +235,12 @@ u8 pt_first_anomaly(u32 anomalies)
 	return anomalies ? __ffs(anomalies) : PT_AN_NONE;
 }
 
-static const char *const role_names[PT_ROLE_MAX] = {
-	[PT_ROLE_NONE] = "none",	 [PT_ROLE_ADMIT] = "admit",
-	[PT_ROLE_SCRUB] = "scrub",	 [PT_ROLE_TAKE] = "take",
-	[PT_ROLE_ASSIGN] = "assign",	 [PT_ROLE_RECLAIM] = "reclaim",
-	[PT_ROLE_FREE] = "free",	 [PT_ROLE_RELEASE] = "release",
-	[PT_ROLE_ALLOC] = "alloc",	 [PT_ROLE_MAP] = "map",
-	[PT_ROLE_INSERT] = "insert",	 [PT_ROLE_VMA] = "vma",
-	[PT_ROLE_DENY] = "deny",
-};
-
-static const char *const state_names[PT_ST_MAX] = {
-	[PT_ST_UNTRACKED] = "untracked",	[PT_ST_ASSIGNED] = "assigned",
-	[PT_ST_MAPPED] = "mapped",		[PT_ST_POOLED_DIRTY] = "pooled_dirty",
-	[PT_ST_POOLED_CLEAN] = "pooled_clean",	[PT_ST_POOLED] = "pooled",
-	[PT_ST_TAKEN] = "taken",		[PT_ST_RECLAIMING] = "reclaiming",
-	[PT_ST_FREED] = "freed",		[PT_ST_RELEASED] = "released",
-};
-
-static const char *const anomaly_names[PT_AN_MAX] = {
-	[PT_AN_NONE] = "none",
-	[PT_AN_INSERT_ZERO_REF] = "INSERT_ZERO_REF",
-	[PT_AN_INSERT_AFTER_FREE] = "INSERT_AFTER_FREE",
-	[PT_AN_INSERT_WHILE_POOLED] = "INSERT_WHILE_POOLED",
-	[PT_AN_INSERT_WRONG_OWNER] = "INSERT_WRONG_OWNER",
-	[PT_AN_FREE_WHILE_POOLED] = "FREE_WHILE_POOLED",
-	[PT_AN_FREE_WHILE_ASSIGNED] = "FREE_WHILE_ASSIGNED",
-	[PT_AN_DOUBLE_ADMIT] = "DOUBLE_ADMIT",
-	[PT_AN_ADMIT_FREED] = "ADMIT_FREED",
-	[PT_AN_ADMIT_EXTRA_REF] = "ADMIT_EXTRA_REF",
-	[PT_AN_TAKE_UNPOOLED] = "TAKE_UNPOOLED",
-	[PT_AN_TAKE_ALIASED] = "TAKE_ALIASED",
-	[PT_AN_SCRUB_UNPOOLED] = "SCRUB_UNPOOLED",
-	[PT_AN_RECLAIM_UNPOOLED] = "RECLAIM_UNPOOLED",
-	[PT_AN_ASSIGN_WHILE_OWNED] = "ASSIGN_WHILE_OWNED",
-	[PT_AN_ALLOC_WHILE_OWNED] = "ALLOC_WHILE_OWNED",
-};
-
-static const char *const cause_names[PT_CAUSE_MAX] = {
-	[PT_CAUSE_NONE] = "-",		  [PT_CAUSE_FRESH] = "fresh",
-	[PT_CAUSE_POOL] = "pool",	  [PT_CAUSE_CLEAN] = "clean",
-	[PT_CAUSE_DIRTY] = "dirty",	  [PT_CAUSE_SHRINKER] = "shrinker",
-	[PT_CAUSE_DESTROY] = "destroy",	  [PT_CAUSE_DIRECT] = "direct",
-	[PT_CAUSE_REJECT] = "reject",	  [PT_CAUSE_RECLAIM] = "reclaim",
-	[PT_CAUSE_FOREIGN] = "foreign",	  [PT_CAUSE_VMA_OPEN] = "open",
-	[PT_CAUSE_VMA_CLOSE] = "close",
-};
+#define PT_NAME(s, n, d) n,
+static const char *const role_names[] = { PAGETRAIL_ROLES(PT_NAME) };
+static const char *const state_names[] = { PAGETRAIL_STATES(PT_NAME) };
+static const char *const anomaly_names[] = { PAGETRAIL_ANOMALIES(PT_NAME) };
+static const char *const cause_names[] = { PAGETRAIL_CAUSES(PT_NAME) };
+#undef PT_NAME
 
 #define NAME_OR_UNKNOWN(tbl, i) ((i) < ARRAY_SIZE(tbl) && (tbl)[i] ? (tbl)[i] : "unknown")
 

@@ -10,64 +10,21 @@
 #include <uapi/pagetrail.h>
 #include "compat.h"
 
-#define PT_STATE_SYMBOLS						\
-	EM(PT_ST_UNTRACKED, "untracked")				\
-	EM(PT_ST_ASSIGNED, "assigned")					\
-	EM(PT_ST_MAPPED, "mapped")					\
-	EM(PT_ST_POOLED_DIRTY, "pooled_dirty")				\
-	EM(PT_ST_POOLED_CLEAN, "pooled_clean")				\
-	EM(PT_ST_POOLED, "pooled")					\
-	EM(PT_ST_TAKEN, "taken")					\
-	EM(PT_ST_RECLAIMING, "reclaiming")				\
-	EM(PT_ST_FREED, "freed")					\
-	EMe(PT_ST_RELEASED, "released")
-
-#define PT_CAUSE_SYMBOLS						\
-	EM(PT_CAUSE_NONE, "-")						\
-	EM(PT_CAUSE_FRESH, "fresh")					\
-	EM(PT_CAUSE_POOL, "pool")					\
-	EM(PT_CAUSE_CLEAN, "clean")					\
-	EM(PT_CAUSE_DIRTY, "dirty")					\
-	EM(PT_CAUSE_SHRINKER, "shrinker")				\
-	EM(PT_CAUSE_DESTROY, "destroy")					\
-	EM(PT_CAUSE_DIRECT, "direct")					\
-	EM(PT_CAUSE_REJECT, "reject")					\
-	EM(PT_CAUSE_RECLAIM, "reclaim")					\
-	EM(PT_CAUSE_FOREIGN, "foreign")					\
-	EM(PT_CAUSE_VMA_OPEN, "open")					\
-	EMe(PT_CAUSE_VMA_CLOSE, "close")
-
-#define PT_ANOMALY_SYMBOLS						\
-	EM(PT_AN_NONE, "none")						\
-	EM(PT_AN_INSERT_ZERO_REF, "INSERT_ZERO_REF")			\
-	EM(PT_AN_INSERT_AFTER_FREE, "INSERT_AFTER_FREE")		\
-	EM(PT_AN_INSERT_WHILE_POOLED, "INSERT_WHILE_POOLED")		\
-	EM(PT_AN_INSERT_WRONG_OWNER, "INSERT_WRONG_OWNER")		\
-	EM(PT_AN_FREE_WHILE_POOLED, "FREE_WHILE_POOLED")		\
-	EM(PT_AN_FREE_WHILE_ASSIGNED, "FREE_WHILE_ASSIGNED")		\
-	EM(PT_AN_DOUBLE_ADMIT, "DOUBLE_ADMIT")				\
-	EM(PT_AN_ADMIT_FREED, "ADMIT_FREED")				\
-	EM(PT_AN_ADMIT_EXTRA_REF, "ADMIT_EXTRA_REF")			\
-	EM(PT_AN_TAKE_UNPOOLED, "TAKE_UNPOOLED")			\
-	EM(PT_AN_TAKE_ALIASED, "TAKE_ALIASED")				\
-	EM(PT_AN_SCRUB_UNPOOLED, "SCRUB_UNPOOLED")			\
-	EM(PT_AN_RECLAIM_UNPOOLED, "RECLAIM_UNPOOLED")			\
-	EM(PT_AN_ASSIGN_WHILE_OWNED, "ASSIGN_WHILE_OWNED")		\
-	EMe(PT_AN_ALLOC_WHILE_OWNED, "ALLOC_WHILE_OWNED")
-
 /* Export the enum values so trace-cmd and perf can print the names. */
-#undef EM
-#undef EMe
-#define EM(a, b) TRACE_DEFINE_ENUM(a);
-#define EMe(a, b) TRACE_DEFINE_ENUM(a);
-PT_STATE_SYMBOLS
-PT_CAUSE_SYMBOLS
-PT_ANOMALY_SYMBOLS
+#define PT_TRACE_ENUM_ST(s, n, d) TRACE_DEFINE_ENUM(PT_ST_##s);
+#define PT_TRACE_ENUM_AN(s, n, d) TRACE_DEFINE_ENUM(PT_AN_##s);
+#define PT_TRACE_ENUM_CAUSE(s, n, d) TRACE_DEFINE_ENUM(PT_CAUSE_##s);
+PAGETRAIL_STATES(PT_TRACE_ENUM_ST)
+PAGETRAIL_ANOMALIES(PT_TRACE_ENUM_AN)
+PAGETRAIL_CAUSES(PT_TRACE_ENUM_CAUSE)
 
-#undef EM
-#undef EMe
-#define EM(a, b) { a, b },
-#define EMe(a, b) { a, b }
+/* __print_symbolic() lists; the final entry takes the trailing comma. */
+#define PT_SYM_ST(s, n, d) { PT_ST_##s, n },
+#define PT_SYM_AN(s, n, d) { PT_AN_##s, n },
+#define PT_SYM_CAUSE(s, n, d) { PT_CAUSE_##s, n },
+#define PT_STATE_SYMBOLS PAGETRAIL_STATES(PT_SYM_ST) { PT_ST_MAX, "?" }
+#define PT_ANOMALY_SYMBOLS PAGETRAIL_ANOMALIES(PT_SYM_AN) { PT_AN_MAX, "?" }
+#define PT_CAUSE_SYMBOLS PAGETRAIL_CAUSES(PT_SYM_CAUSE) { PT_CAUSE_MAX, "?" }
 
 DECLARE_EVENT_CLASS(pagetrail_page,
 	TP_PROTO(const struct pagetrail_record *r),

@@ -23,77 +23,85 @@ struct pagetrail_file_header {
 	__u32 nr_cpus;
 };
 
+/*
+ * The enums below are X-macro lists so that the module, its tracepoints
+ * and the tools print the same names from one definition:
+ * X(suffix, "name", "what it means").
+ */
+
 /* What happened to the page, named by its role in the pool lifecycle. */
-enum pagetrail_role {
-	PT_ROLE_NONE = 0,
-	PT_ROLE_ADMIT,   /* driver admits a chunk to its pool (dirty) */
-	PT_ROLE_SCRUB,   /* pool scrubber finished a chunk: dirty -> clean */
-	PT_ROLE_TAKE,    /* allocator removes a chunk from the pool */
-	PT_ROLE_ASSIGN,  /* chunk registered in an allocation at an index */
-	PT_ROLE_RECLAIM, /* shrinker or destroy removes a chunk from the pool */
-	PT_ROLE_FREE,    /* page returned to the buddy allocator */
-	PT_ROLE_RELEASE, /* allocation let go of a chunk that stays alive */
-	PT_ROLE_ALLOC,   /* buddy allocator handed out a tracked page */
-	PT_ROLE_MAP,     /* driver mmap finished (ret = its errno) */
-	PT_ROLE_INSERT,  /* vm_insert_page() of a page (ret = its errno) */
-	PT_ROLE_VMA,     /* driver vma open/close (aux = usage count) */
-	PT_ROLE_DENY,    /* device cgroup denied an open */
-	PT_ROLE_MAX
-};
+#define PAGETRAIL_ROLES(X)						\
+	X(NONE, "none", "")						\
+	X(ADMIT, "admit", "driver admits a chunk to its pool (dirty)")	\
+	X(SCRUB, "scrub", "pool scrubber finished a chunk: dirty -> clean") \
+	X(TAKE, "take", "allocator removes a chunk from the pool")	\
+	X(ASSIGN, "assign", "chunk registered in an allocation at an index") \
+	X(RECLAIM, "reclaim", "shrinker or destroy removes a chunk from the pool") \
+	X(FREE, "free", "page returned to the buddy allocator")	\
+	X(RELEASE, "release", "allocation let go of a chunk that stays alive") \
+	X(ALLOC, "alloc", "buddy allocator handed out a tracked page")	\
+	X(MAP, "map", "driver mmap finished (ret = its errno)")	\
+	X(INSERT, "insert", "vm_insert_page() of a page (ret = its errno)") \
+	X(VMA, "vma", "driver vma open/close (aux = usage count)")	\
+	X(DENY, "deny", "device cgroup denied an open")
 
 /* Where a tracked chunk is, as far as pagetrail has observed. */
-enum pagetrail_state {
-	PT_ST_UNTRACKED = 0,
-	PT_ST_ASSIGNED,     /* owned by an allocation */
-	PT_ST_MAPPED,       /* owned by an allocation, inserted into a VMA */
-	PT_ST_POOLED_DIRTY, /* on the pool's dirty list */
-	PT_ST_POOLED_CLEAN, /* on the pool's clean list */
-	PT_ST_POOLED,       /* in the pool, clean/dirty not observed */
-	PT_ST_TAKEN,        /* removed by the allocator, not yet assigned */
-	PT_ST_RECLAIMING,   /* removed by the shrinker, not yet freed */
-	PT_ST_FREED,        /* back in the buddy allocator */
-	PT_ST_RELEASED,     /* let go by the driver, kept alive by others */
-	PT_ST_MAX
-};
+#define PAGETRAIL_STATES(X)						\
+	X(UNTRACKED, "untracked", "never observed")			\
+	X(ASSIGNED, "assigned", "owned by an allocation")		\
+	X(MAPPED, "mapped", "owned by an allocation, inserted into a VMA") \
+	X(POOLED_DIRTY, "pooled_dirty", "on the pool's dirty list")	\
+	X(POOLED_CLEAN, "pooled_clean", "on the pool's clean list")	\
+	X(POOLED, "pooled", "in the pool, clean/dirty not observed")	\
+	X(TAKEN, "taken", "removed by the allocator, not yet assigned") \
+	X(RECLAIMING, "reclaiming", "removed by the shrinker, not yet freed") \
+	X(FREED, "freed", "back in the buddy allocator")		\
+	X(RELEASED, "released", "let go by the driver, kept alive by others")
 
 /* Transitions that must not happen. */
-enum pagetrail_anomaly {
-	PT_AN_NONE = 0,
-	PT_AN_INSERT_ZERO_REF,       /* vm_insert_page() on refcount 0 */
-	PT_AN_INSERT_AFTER_FREE,     /* insert of a page already in the buddy */
-	PT_AN_INSERT_WHILE_POOLED,   /* insert of a page the pool owns */
-	PT_AN_INSERT_WRONG_OWNER,    /* insert through allocation A of B's page */
-	PT_AN_FREE_WHILE_POOLED,     /* buddy free of a page the pool lists */
-	PT_AN_FREE_WHILE_ASSIGNED,   /* buddy free of a page an allocation owns */
-	PT_AN_DOUBLE_ADMIT,          /* admission of a page already pooled */
-	PT_AN_ADMIT_FREED,           /* admission of a page in the buddy */
-	PT_AN_ADMIT_EXTRA_REF,       /* admitted with refcount > 1 (pinned) */
-	PT_AN_TAKE_UNPOOLED,         /* pool handed out a page it did not own */
-	PT_AN_TAKE_ALIASED,          /* taken while another holder has a ref */
-	PT_AN_SCRUB_UNPOOLED,        /* scrubber cleared a page it did not own */
-	PT_AN_RECLAIM_UNPOOLED,      /* shrinker freed a page it did not own */
-	PT_AN_ASSIGN_WHILE_OWNED,    /* page assigned to two allocations */
-	PT_AN_ALLOC_WHILE_OWNED,     /* buddy handed out a pooled/owned page */
-	PT_AN_MAX
-};
+#define PAGETRAIL_ANOMALIES(X)						\
+	X(NONE, "none", "")						\
+	X(INSERT_ZERO_REF, "INSERT_ZERO_REF", "vm_insert_page() on refcount 0") \
+	X(INSERT_AFTER_FREE, "INSERT_AFTER_FREE", "insert of a page already in the buddy") \
+	X(INSERT_WHILE_POOLED, "INSERT_WHILE_POOLED", "insert of a page the pool owns") \
+	X(INSERT_WRONG_OWNER, "INSERT_WRONG_OWNER", "insert through allocation A of B's page") \
+	X(FREE_WHILE_POOLED, "FREE_WHILE_POOLED", "buddy free of a page the pool lists") \
+	X(FREE_WHILE_ASSIGNED, "FREE_WHILE_ASSIGNED", "buddy free of a page an allocation owns") \
+	X(DOUBLE_ADMIT, "DOUBLE_ADMIT", "admission of a page already pooled") \
+	X(ADMIT_FREED, "ADMIT_FREED", "admission of a page in the buddy") \
+	X(ADMIT_EXTRA_REF, "ADMIT_EXTRA_REF", "admitted with refcount > 1 (pinned)") \
+	X(TAKE_UNPOOLED, "TAKE_UNPOOLED", "pool handed out a page it did not own") \
+	X(TAKE_ALIASED, "TAKE_ALIASED", "taken while another holder has a reference") \
+	X(SCRUB_UNPOOLED, "SCRUB_UNPOOLED", "scrubber cleared a page it did not own") \
+	X(RECLAIM_UNPOOLED, "RECLAIM_UNPOOLED", "shrinker freed a page it did not own") \
+	X(ASSIGN_WHILE_OWNED, "ASSIGN_WHILE_OWNED", "page assigned to two allocations") \
+	X(ALLOC_WHILE_OWNED, "ALLOC_WHILE_OWNED", "buddy handed out a pooled/owned page")
 
 /* Why a role event happened (cause field). */
-enum pagetrail_cause {
-	PT_CAUSE_NONE = 0,
-	PT_CAUSE_FRESH,        /* ASSIGN: new buddy allocation */
-	PT_CAUSE_POOL,         /* ASSIGN: from the pool */
-	PT_CAUSE_CLEAN,        /* TAKE: from the clean list */
-	PT_CAUSE_DIRTY,        /* TAKE/RECLAIM: from the dirty list */
-	PT_CAUSE_SHRINKER,     /* RECLAIM: shrinker scan */
-	PT_CAUSE_DESTROY,      /* RECLAIM: pool destroyed */
-	PT_CAUSE_DIRECT,       /* FREE: allocation freed without the pool */
-	PT_CAUSE_REJECT,       /* FREE: admission rejected the chunk */
-	PT_CAUSE_RECLAIM,      /* FREE: pool reclaim freed the chunk */
-	PT_CAUSE_FOREIGN,      /* FREE/ALLOC: outside any driver path */
-	PT_CAUSE_VMA_OPEN,     /* VMA: open (fork/split) */
-	PT_CAUSE_VMA_CLOSE,    /* VMA: close */
-	PT_CAUSE_MAX
-};
+#define PAGETRAIL_CAUSES(X)						\
+	X(NONE, "-", "")						\
+	X(FRESH, "fresh", "ASSIGN: new buddy allocation")		\
+	X(POOL, "pool", "ASSIGN: from the pool")			\
+	X(CLEAN, "clean", "TAKE: from the clean list")			\
+	X(DIRTY, "dirty", "TAKE: from the dirty list")			\
+	X(SHRINKER, "shrinker", "RECLAIM: shrinker scan")		\
+	X(DESTROY, "destroy", "RECLAIM: pool destroyed")		\
+	X(DIRECT, "direct", "FREE: allocation freed without the pool")	\
+	X(REJECT, "reject", "FREE: admission rejected the chunk")	\
+	X(RECLAIM, "reclaim", "FREE: pool reclaim freed the chunk")	\
+	X(FOREIGN, "foreign", "FREE/ALLOC: outside any driver path")	\
+	X(VMA_OPEN, "open", "VMA: open (fork/split)")			\
+	X(VMA_CLOSE, "close", "VMA: close")
+
+#define PAGETRAIL_ENUM_ROLE(s, n, d) PT_ROLE_##s,
+#define PAGETRAIL_ENUM_STATE(s, n, d) PT_ST_##s,
+#define PAGETRAIL_ENUM_ANOMALY(s, n, d) PT_AN_##s,
+#define PAGETRAIL_ENUM_CAUSE(s, n, d) PT_CAUSE_##s,
+
+enum pagetrail_role { PAGETRAIL_ROLES(PAGETRAIL_ENUM_ROLE) PT_ROLE_MAX };
+enum pagetrail_state { PAGETRAIL_STATES(PAGETRAIL_ENUM_STATE) PT_ST_MAX };
+enum pagetrail_anomaly { PAGETRAIL_ANOMALIES(PAGETRAIL_ENUM_ANOMALY) PT_AN_MAX };
+enum pagetrail_cause { PAGETRAIL_CAUSES(PAGETRAIL_ENUM_CAUSE) PT_CAUSE_MAX };
 
 /* Page facts sampled at the event (page_flags field). */
 #define PT_PF_HEAD     (1u << 0)

@@ -1,11 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
-# Load pagetrail, see its debugfs tree, unload it cleanly.
+# pagetrail loads, waits for an absent target, refuses bad layouts, unloads.
 . /pt/lib/tap.sh
-plan 3
-insmod /pt/modules/pagetrail.ko
-ok $? "insmod pagetrail"
-test -d /sys/kernel/debug/pagetrail
-ok $? "debugfs directory exists"
+. /pt/lib/pt.sh
+plan 10
+
+insmod /pt/modules/pagetrail.ko target=nosuchdriver $PT_LAYOUT_595
+ok $? "insmod pagetrail with a complete layout"
+for f in control stats coverage events events.bin pages anomalies; do
+	test -e $PT/$f || { note "missing $PT/$f"; break; }
+done
+ok $? "every debugfs file exists"
+is "$(kv state $PT/control)" "waiting" "absent target: state is waiting"
+is "$(kv target $PT/control)" "nosuchdriver" "control names the target"
+echo bogus > $PT/control 2>/dev/null
+isnt $? 0 "unknown control command is refused"
+dmesg | grep -q "pagetrail: control: unknown command"
+ok $? "the refusal says why in the log"
 rmmod pagetrail
-ok $? "rmmod pagetrail"
+ok $? "rmmod while waiting"
+
+insmod /pt/modules/pagetrail.ko target=nvsim $(echo "$PT_LAYOUT_595" | sed 's/nv_pool_dirty_list=16/nv_pool_dirty_list=20/') 2>/dev/null
+isnt $? 0 "misaligned pool offset: insmod fails"
+dmesg | grep -q "refusing to load: nv_pool_dirty_list=20 is not 8-byte aligned"
+ok $? "the log names the wrong parameter"
+test ! -d $PT
+ok $? "nothing left behind"
 done_testing
