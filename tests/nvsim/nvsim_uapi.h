@@ -19,17 +19,8 @@
 #ifndef NVSIM_UAPI_H
 #define NVSIM_UAPI_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/ioctl.h>
-#else
-#include <stdint.h>
-#include <sys/ioctl.h>
-typedef uint32_t __u32;
-typedef int32_t __s32;
-typedef uint64_t __u64;
-typedef int64_t __s64;
-#endif
 
 #define NVSIM_CTL_NAME		"nvsimctl"
 #define NVSIM_CTL_PATH		"/dev/nvsimctl"
