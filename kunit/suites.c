@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pagetrail KUnit: one module, every suite, so one insmod prints one KTAP run. */
+
+#include <linux/module.h>
+#include <kunit/test.h>
+
+#include "suites.h"
+
+kunit_test_suites(&pt_rules_suite, &pt_record_suite, &pt_control_suite,
+		  &pt_ring_account_suite, &pt_layout_suite);
+
+MODULE_DESCRIPTION("pagetrail KUnit suites: rules, records, control, ring accounting, layout");
+MODULE_LICENSE("GPL");

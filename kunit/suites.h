@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pagetrail KUnit: the suites, one per tested file, registered by suites.c. */
+#ifndef PAGETRAIL_KUNIT_SUITES_H
+#define PAGETRAIL_KUNIT_SUITES_H
+
+#include <kunit/test.h>
+
+extern struct kunit_suite pt_rules_suite;
+extern struct kunit_suite pt_record_suite;
+extern struct kunit_suite pt_control_suite;
+extern struct kunit_suite pt_ring_account_suite;
+extern struct kunit_suite pt_layout_suite;
+
+#endif /* PAGETRAIL_KUNIT_SUITES_H */
