@@ -95,6 +95,39 @@ static int nvsim_ioc_pfn(struct nvsim_pfn_req *req)
 	return rc;
 }
 
+/* Commands whose argument is only written back: counters and self-check. */
+static long nvsim_ctl_ioctl_report(unsigned int cmd, void __user *uarg)
+{
+	long rc;
+
+	if (cmd == NVSIM_IOC_STATS) {
+		struct nvsim_stats *st = kzalloc(sizeof(*st), GFP_KERNEL);
+
+		if (!st)
+			return -ENOMEM;
+		nvsim_snapshot(st);
+		rc = copy_to_user(uarg, st, sizeof(*st)) ? -EFAULT : 0;
+		kfree(st);
+		return rc;
+	}
+	if (cmd == NVSIM_IOC_SELFCHECK) {
+		struct nvsim_selfcheck *sc = kzalloc(sizeof(*sc), GFP_KERNEL);
+
+		if (!sc)
+			return -ENOMEM;
+		rc = nvsim_selfcheck(sc, NULL);
+		if (!rc && copy_to_user(uarg, sc, sizeof(*sc)))
+			rc = -EFAULT;
+		kfree(sc);
+		return rc;
+	}
+	if (cmd == NVSIM_IOC_DRAIN) {
+		nvsim_drain_pools();
+		return 0;
+	}
+	return -ENOTTY;
+}
+
 static long nvsim_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	nv_linux_file_private_t *nvlfp = file->private_data;
@@ -110,6 +143,9 @@ static long nvsim_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long a
 	} u;
 	size_t size = _IOC_SIZE(cmd);
 	int rc;
+
+	if (cmd == NVSIM_IOC_STATS || cmd == NVSIM_IOC_SELFCHECK || cmd == NVSIM_IOC_DRAIN)
+		return nvsim_ctl_ioctl_report(cmd, uarg);
 
 	if (_IOC_TYPE(cmd) != NVSIM_IOC_MAGIC || size > sizeof(u)) {
 		nvsim_inc(ioctl_rejected);
@@ -141,27 +177,6 @@ static long nvsim_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long a
 	case NVSIM_IOC_FOREIGN_PUT:
 		rc = nvsim_fault_foreign_put(&u.foreign);
 		break;
-	case NVSIM_IOC_DRAIN:
-		nvsim_drain_pools();
-		return 0;
-	case NVSIM_IOC_STATS: {
-		struct nvsim_stats *st = kzalloc(sizeof(*st), GFP_KERNEL);
-
-		if (!st)
-			return -ENOMEM;
-		nvsim_snapshot(st);
-		rc = copy_to_user(uarg, st, sizeof(*st)) ? -EFAULT : 0;
-		kfree(st);
-		return rc;
-	}
-	case NVSIM_IOC_SELFCHECK: {
-		struct nvsim_selfcheck sc;
-
-		rc = nvsim_selfcheck(&sc, NULL);
-		if (rc < 0)
-			return rc;
-		return copy_to_user(uarg, &sc, sizeof(sc)) ? -EFAULT : 0;
-	}
 	default:
 		nvsim_inc(ioctl_rejected);
 		return -ENOTTY;

@@ -21,7 +21,7 @@
 DEFINE_MUTEX(nvsim_allocs_lock);
 static LIST_HEAD(nvsim_allocs);		/* every allocation not yet freed */
 static LIST_HEAD(nvsim_graveyard);	/* freed while fault_stale_context */
-static DEFINE_IDR(nvsim_handles);	/* handles RM still holds */
+static DEFINE_IDR(nvsim_handles);	/* handles RM still holds, never reused */
 
 static struct nvsim_alloc *nvos_create_alloc(unsigned int num_pages)
 {
@@ -162,7 +162,7 @@ int nvsim_rm_alloc(void *owner, struct nvsim_alloc_req *req)
 		nvsim_inc(allocs_pooled);
 
 	mutex_lock(&nvsim_allocs_lock);
-	handle = idr_alloc(&nvsim_handles, na, 1, 0, GFP_KERNEL);
+	handle = idr_alloc_cyclic(&nvsim_handles, na, 1, 0, GFP_KERNEL);
 	if (handle > 0) {
 		na->handle = handle;
 		list_add_tail(&na->node, &nvsim_allocs);
