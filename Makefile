@@ -12,7 +12,7 @@ PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/te
 PROGS := cuinit memhog ptdecode
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
-.PHONY: all modules tests progs clean check demo bench dkms-check help
+.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help
 
 all: modules
 
@@ -47,7 +47,13 @@ bench:
 	$(TOP)/scripts/bench
 
 dkms-check:
-	$(TOP)/scripts/dkms-check
+	bash $(TOP)/tests/host/dkms.sh $(TOP)/build/dkms-check
+
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+dkms-install:
+	$(TOP)/scripts/dkms-source /usr/src
+	dkms add pagetrail/$(VERSION)
+	dkms install pagetrail/$(VERSION)
 
 help:
 	@echo "make [KVER=|KDIR=]   build pagetrail.ko"

@@ -13,7 +13,8 @@
 
 /* 595.45.04 on 6.12 (pahole; shared/reference/nvidia-pool.md Q3). */
 static const struct pt_nv_layout nv_595_612 = {
-	.alloc_size = 112, .alloc_usage_count = 16, .alloc_pool_bit = 25 * 8 + 3,
+	.alloc_size = 112, .alloc_usage_count = 16, .alloc_usage_size = 8,
+	.alloc_pool_bit = 25 * 8 + 3,
 	.alloc_num_pages = 32, .alloc_order = 36, .alloc_page_table = 48,
 	.pte_size = 16, .pte_phys_addr = 0, .pte_virt_addr = 8,
 	.pool_size = 168, .pool_clean_list = 0, .pool_dirty_list = 16, .pool_node_id = 136,
@@ -43,6 +44,7 @@ static struct pt_nv_layout nv_590_44(void)
 
 	l.alloc_size = 104;
 	l.alloc_usage_count = 16;
+	l.alloc_usage_size = 4;
 	l.alloc_pool_bit = 21 * 8 + 3;
 	l.alloc_num_pages = 28;
 	l.alloc_order = 32;
@@ -133,6 +135,9 @@ static const struct field_case refused[] = {
 	{ "usage_count unset", F(alloc_usage_count), -1, "nv_alloc_usage_count is not set" },
 	{ "usage_count misaligned", F(alloc_usage_count), 12, "nv_alloc_usage_count=12" },
 	{ "usage_count outside", F(alloc_usage_count), 112, "nv_alloc_usage_count=112" },
+	{ "usage size unset", F(alloc_usage_size), -1, "nv_alloc_usage_size=-1" },
+	{ "usage size", F(alloc_usage_size), 2, "nv_alloc_usage_size=2" },
+	{ "usage size", F(alloc_usage_size), 16, "nv_alloc_usage_size=16" },
 	{ "num_pages unset", F(alloc_num_pages), -1, "nv_alloc_num_pages is not set" },
 	{ "num_pages misaligned", F(alloc_num_pages), 34, "nv_alloc_num_pages=34" },
 	{ "num_pages outside", F(alloc_num_pages), 112, "nv_alloc_num_pages=112" },

@@ -55,15 +55,22 @@ static int pt_check_fields(const char *sname, int ssize, const struct pt_field *
 static int pt_check_alloc(const struct pt_nv_layout *l, char *why, size_t len)
 {
 	const struct pt_field f[] = {
-		{ "nv_alloc_usage_count", l->alloc_usage_count, 8, 8 },
+		{ "nv_alloc_usage_count", l->alloc_usage_count, l->alloc_usage_size,
+		  l->alloc_usage_size },
 		{ "nv_alloc_num_pages", l->alloc_num_pages, 4, 4 },
 		{ "nv_alloc_order", l->alloc_order, 4, 4 },
 		{ "nv_alloc_page_table", l->alloc_page_table, 8, 8 },
 	};
-	int ret = pt_check_fields("nv_alloc_t", l->alloc_size, f, ARRAY_SIZE(f), why, len);
 	int bit = l->alloc_pool_bit;
 	unsigned int i;
+	int ret;
 
+	if (l->alloc_usage_size != 4 && l->alloc_usage_size != 8) {
+		snprintf(why, len, "nv_alloc_usage_size=%d is neither 4 (atomic_t) nor 8 (atomic64_t)",
+			 l->alloc_usage_size);
+		return -EINVAL;
+	}
+	ret = pt_check_fields("nv_alloc_t", l->alloc_size, f, ARRAY_SIZE(f), why, len);
 	if (ret || bit < 0)
 		return ret;
 	if (bit >= l->alloc_size * 8) {

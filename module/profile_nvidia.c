@@ -30,7 +30,7 @@
 /* --- layout parameters ------------------------------------------------- */
 
 static struct pt_nv_layout nv = {
-	.alloc_size = -1, .alloc_usage_count = -1, .alloc_pool_bit = -1,
+	.alloc_size = -1, .alloc_usage_count = -1, .alloc_usage_size = -1, .alloc_pool_bit = -1,
 	.alloc_num_pages = -1, .alloc_order = -1, .alloc_page_table = -1,
 	.pte_size = -1, .pte_phys_addr = -1, .pte_virt_addr = -1,
 	.pool_size = -1, .pool_clean_list = -1, .pool_dirty_list = -1,
@@ -45,6 +45,7 @@ static struct pt_nv_layout nv = {
 
 PT_NV_PARAM(alloc_size, "sizeof(nv_alloc_t)");
 PT_NV_PARAM(alloc_usage_count, "offsetof(nv_alloc_t, usage_count)");
+PT_NV_PARAM(alloc_usage_size, "sizeof(nv_alloc_t.usage_count): 4 (atomic_t) or 8 (atomic64_t)");
 PT_NV_PARAM(alloc_pool_bit, "bit offset of nv_alloc_t flags.pool (-1: unknown)");
 PT_NV_PARAM(alloc_num_pages, "offsetof(nv_alloc_t, num_pages)");
 PT_NV_PARAM(alloc_order, "offsetof(nv_alloc_t, order)");
@@ -245,7 +246,10 @@ static int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *dat
 	return 0;
 }
 
-/* At return page_table[idx] is written: it must hold what we were passed. */
+/*
+ * nv_alloc_set_page(at, chunk, va) fills page_table[chunk << order ...]. At
+ * return those entries are written: the first must hold what we were passed.
+ */
 static void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_set_page_data *d = data;
@@ -253,11 +257,17 @@ static void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data
 	struct pt_obs obs = { .role = PT_ROLE_ASSIGN, .create = true };
 	struct pt_frame *alloc, *take;
 	unsigned long va, phys;
+	u32 first;
 
-	if (!nv_alloc_read(d->at, &av) || d->idx >= av.num_pages)
+	if (!nv_alloc_read(d->at, &av))
 		return;
-	if (!nv_pte_virt(&av, d->idx, &va) ||
-	    !nv_read_ulong(av.page_table + (unsigned long)d->idx * nv.pte_size + nv.pte_phys_addr,
+	first = d->idx << av.order;
+	if (first >= av.num_pages) {
+		nv_decode_error("nv_alloc_set_page chunk index", d->at);
+		return;
+	}
+	if (!nv_pte_virt(&av, first, &va) ||
+	    !nv_read_ulong(av.page_table + (unsigned long)first * nv.pte_size + nv.pte_phys_addr,
 			   &phys))
 		return;
 	if (va != d->va || !virt_addr_valid((void *)va) || phys != __pa(va)) {
@@ -269,7 +279,7 @@ static void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data
 	obs.cause = take ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
 	obs.token = pt_token(d->at);
 	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
-	obs.index = d->idx;
+	obs.index = first;
 	obs.order = av.order;
 	nv_observe_chunk(&obs, d->va, true);
 }
@@ -661,12 +671,15 @@ static void nv_vma_event(struct pt_regs *regs, u8 cause)
 {
 	unsigned long at = nv_vma_alloc(regs_get_kernel_argument(regs, 0));
 	struct pt_obs obs = { .role = PT_ROLE_VMA, .cause = cause };
-	s64 usage = 0;
+	s64 usage64 = 0;
+	s32 usage32 = 0;
 
-	if (at)
-		nv_read(at + nv.alloc_usage_count, &usage, sizeof(usage));
+	if (at && nv.alloc_usage_size == sizeof(usage64))
+		nv_read(at + nv.alloc_usage_count, &usage64, sizeof(usage64));
+	else if (at)
+		nv_read(at + nv.alloc_usage_count, &usage32, sizeof(usage32));
 	obs.token = pt_token(at);
-	obs.aux = (u32)usage;
+	obs.aux = nv.alloc_usage_size == sizeof(usage64) ? (u32)usage64 : (u32)usage32;
 	pt_observe_event(&obs);
 }
 

@@ -63,9 +63,9 @@ int pt_record_format(const struct pagetrail_record *r, char *buf, size_t size)
 
 	memcpy(comm, r->comm, sizeof(r->comm));
 	comm[sizeof(r->comm)] = '\0';
-	/* Keep one token per key=value pair. */
+	/* Any byte can be set with prctl: keep one line, one key=value token. */
 	for (c = comm; *c; c++)
-		if (*c == ' ' || *c == '=')
+		if (*c <= ' ' || *c == '=' || *c >= 0x7f)
 			*c = '_';
 	return scnprintf(buf, size, PAGETRAIL_TEXT_FMT, PAGETRAIL_TEXT_ARGS(r, comm));
 }

@@ -141,8 +141,12 @@ static void free_to_buddy(u8 from, const struct pt_rule_input *in, struct pt_rul
 		return;
 	case PT_ST_ASSIGNED:
 	case PT_ST_MAPPED:
-		if (in->cause == PT_CAUSE_DIRECT || in->cause == PT_CAUSE_REJECT)
+		if (in->cause == PT_CAUSE_DIRECT)
 			return;
+		if (in->cause == PT_CAUSE_REJECT) {
+			r->gap = true;	/* its admission was not seen */
+			return;
+		}
 		r->anomalies |= AN(FREE_WHILE_ASSIGNED);
 		return;
 	}
@@ -160,6 +164,12 @@ static void release(u8 from, struct pt_rule_result *r)
 static void buddy_alloc(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
 {
 	r->to = from;
+	if (from == PT_ST_RELEASED && in->cause == PT_CAUSE_FOREIGN) {
+		/* Its last holder's free was not seen; someone else has it now. */
+		r->to = PT_ST_FREED;
+		r->gap = true;
+		return;
+	}
 	if (from == PT_ST_FREED || from == PT_ST_UNTRACKED || from == PT_ST_RELEASED) {
 		/* The driver's own fresh allocation follows as ASSIGN. */
 		r->record = in->cause == PT_CAUSE_FOREIGN && from == PT_ST_FREED;
@@ -187,11 +197,12 @@ static void insert(u8 from, const struct pt_rule_input *in, struct pt_rule_resul
 
 void pt_rule_apply(u8 from, const struct pt_rule_input *in, struct pt_rule_result *out)
 {
-	*out = (struct pt_rule_result){ .to = from, .record = true };
-	if (from >= PT_ST_MAX) {
-		out->gap = true;
+	bool unknown = from >= PT_ST_MAX;
+
+	/* A corrupt state is treated as never observed, and said so. */
+	if (unknown)
 		from = PT_ST_UNTRACKED;
-	}
+	*out = (struct pt_rule_result){ .to = from, .record = true };
 
 	switch (in->role) {
 	case PT_ROLE_ADMIT:
@@ -225,8 +236,10 @@ void pt_rule_apply(u8 from, const struct pt_rule_input *in, struct pt_rule_resul
 		/* Not a page transition (MAP, VMA, DENY): state unchanged. */
 		break;
 	}
-	/* An anomaly is always worth a record, even on a repeat. */
-	if (out->anomalies)
+	if (unknown)
+		out->gap = true;
+	/* An anomaly or a gap is always worth a record, even on a repeat. */
+	if (out->anomalies || out->gap)
 		out->record = true;
 }
 

@@ -83,7 +83,7 @@ static void print_record(const struct pagetrail_record *r)
 	memcpy(comm, r->comm, sizeof(r->comm));
 	comm[sizeof(r->comm)] = '\0';
 	for (c = comm; *c; c++)
-		if (*c == ' ' || *c == '=')
+		if ((unsigned char)*c <= ' ' || *c == '=' || (unsigned char)*c >= 0x7f)
 			*c = '_';
 	printf(PAGETRAIL_TEXT_FMT, PAGETRAIL_TEXT_ARGS(r, comm));
 }

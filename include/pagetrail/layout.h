@@ -8,7 +8,8 @@
 /* Byte offsets (bits for alloc_pool_bit); -1 means "not given". */
 struct pt_nv_layout {
 	int alloc_size;
-	int alloc_usage_count;	/* atomic64_t (590.48.01+) */
+	int alloc_usage_count;
+	int alloc_usage_size;	/* 4: atomic_t (590.44.01), 8: atomic64_t (590.48.01+) */
 	int alloc_pool_bit;	/* bit offset of flags.pool; -1: unknown */
 	int alloc_num_pages;
 	int alloc_order;

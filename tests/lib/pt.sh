@@ -6,7 +6,28 @@ NVSIM_STATS=/sys/kernel/debug/nvsim/stats
 
 # The 595.45.04 nv_alloc_t / nvidia_pte_t / entry layout and a 6.12
 # production pool layout: what the table source of pagetrail-load gives.
-PT_LAYOUT_595="nv_alloc_size=112 nv_alloc_usage_count=16 nv_alloc_pool_bit=203 nv_alloc_num_pages=32 nv_alloc_order=36 nv_alloc_page_table=48 nv_pte_size=16 nv_pte_phys_addr=0 nv_pte_virt_addr=8 nv_pool_size=168 nv_pool_clean_list=0 nv_pool_dirty_list=16 nv_pool_node_id=136 nv_pool_order=140 nv_pool_lock=152 nv_pool_shrinker=-1 nv_entry_virt_addr=0 nv_entry_list_node=8"
+PT_LAYOUT_595="nv_alloc_size=112 nv_alloc_usage_count=16 nv_alloc_usage_size=8 nv_alloc_pool_bit=203 nv_alloc_num_pages=32 nv_alloc_order=36 nv_alloc_page_table=48 nv_pte_size=16 nv_pte_phys_addr=0 nv_pte_virt_addr=8 nv_pool_size=168 nv_pool_clean_list=0 nv_pool_dirty_list=16 nv_pool_node_id=136 nv_pool_order=140 nv_pool_lock=152 nv_pool_shrinker=-1 nv_entry_virt_addr=0 nv_entry_list_node=8"
 
 # kv KEY [FILE]: one value from a key=value file (default: pagetrail stats).
 kv() { grep "^$1=" "${2:-$PT/stats}" | head -n1 | cut -d= -f2-; }
+
+# nv KEY: one nvsim counter.
+nv() { kv "$1" "$NVSIM_STATS"; }
+
+# Load nvsim, then pagetrail through the loader (BTF where the kernel gives
+# modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail.
+pt_load() {
+	pagetrail-load --target nvsim --ko /pt/modules/pagetrail.ko \
+		--target-ko /pt/modules/nvsim.ko -- "$@" 2> /tmp/loader.err
+	local rc=$?
+	cat /tmp/loader.err >&2
+	return $rc
+}
+
+# pt_drain [USER-COMM]: consume the events text into /tmp/ev.txt and
+# summarise it into /tmp/evsum (see evsum.awk); ev KEY reads the summary.
+pt_drain() {
+	cat $PT/events > /tmp/ev.txt
+	awk -v cuser="${1:-cuinit}" -f /pt/lib/evsum.awk /tmp/ev.txt > /tmp/evsum
+}
+ev() { local x; x=$(kv "$1" /tmp/evsum); echo "${x:-0}"; }

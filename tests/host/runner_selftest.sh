@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The runner must fail a boot whose scenarios all pass when the kernel
+# reported a problem: a WARN at module load (stock 6.12), and, on the
+# sanitizer kernel, a leak (kmemleak) and a lock-order inversion (lockdep)
+# injected behind nvsim's test-only inject_bug switch.
+. "$(dirname "$0")/lib.sh"
+out=$(realpath -m "${1:-$BUILD/host-runner}")
+mkdir -p "$out"
+
+expect_caught() # NAME KERNEL SCENARIO PATTERN
+{
+	local name=$1 kv=$2 scen=$3 pattern=$4 log rc
+	if ! [ -d "$out/$kv/ko" ]; then
+		"$TOP/scripts/build-modules" "$kv" "$out/$kv" > /dev/null 2>&1 ||
+			{ ok 1 "$name: build for $kv"; return; }
+	fi
+	log=$("$TOP/scripts/runvm" -k "$(kernel_image "$kv")" -m "$out/$kv/ko" -p "$BUILD/progs" \
+		-s "$scen" -o "$out/run-$scen" -n "selftest-$scen" -T 600 2>&1)
+	rc=$?
+	like "$log" "^ok 1 - $scen" "$name: the scenario's own assertions pass"
+	ok $([ $rc -ne 0 ]; echo $?) "$name: the runner fails the boot anyway"
+	like "$log" "not ok [0-9]+ - selftest-$scen: no kernel warnings" "$name: as a kernel report"
+	grep -Eq -- "$pattern" "$out/run-$scen/splats.log"
+	ok $? "$name: the report found is /$pattern/"
+}
+
+make -s -C "$TOP" progs
+expect_caught "WARN at load" "$(stock_kernel 6.12)" runner_selftest_warn \
+	"WARNING: .*pt_broken_warn_init"
+if [ -f "$(kernel_image debug)" ]; then
+	expect_caught "injected leak" debug inject_leak "unreferenced object"
+	expect_caught "injected lock inversion" debug inject_lockorder \
+		"possible circular locking dependency"
+else
+	ok 1 "sanitizer kernel exists (scripts/build-testkernel)"
+fi
+summary

@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# pagetrail on a clean CUDA-init run of nvsim: complete histories for every
+# chunk touched, no anomaly, no coverage gap, no miss, no loss, and
+# pagetrail's counts equal nvsim's own.
+. /pt/lib/tap.sh
+. /pt/lib/pt.sh
+plan 36
+
+insmod /pt/modules/nvsim.ko
+ok $? "insmod nvsim"
+pt_load ring_kb=32768
+ok $? "pagetrail-load attaches to nvsim"
+case $(uname -r) in
+6.1.*) like "$(cat /tmp/loader.err)" "from DWARF" "6.1 (no module BTF): layout read from DWARF" ;;
+*) like "$(cat /tmp/loader.err)" "from BTF \(/sys/kernel/btf/nvsim\)" "layout read from nvsim's BTF" ;;
+esac
+is "$(kv state $PT/control)" attached "state is attached"
+dmesg | grep -q "nvidia profile: [1-9][0-9]* live pools match the layout"
+ok $? "the live pools were checked against the layout"
+
+t0=$(cut -d. -f1 /proc/uptime)
+cuinit --seed 7 > /tmp/cuinit.out
+ok $? "cuinit ran"
+diag "cuinit under pagetrail: $(($(cut -d. -f1 /proc/uptime) - t0)) s"
+echo drain > /sys/kernel/debug/nvsim/control
+sum=$(grep '^summary ' /tmp/cuinit.out)
+is "$(echo "$sum" | field mmap_failed)" 0 "cuinit: every mmap succeeded"
+
+# Nothing lost, nothing missed, nothing unexplained.
+cp $PT/stats /tmp/stats
+cp $PT/coverage /tmp/coverage
+pt_drain
+cat /tmp/stats >&2
+is "$(kv anomalies /tmp/stats)" 0 "0 anomalies"
+is "$(kv gaps /tmp/stats)" 0 "0 coverage gaps"
+is "$(kv ring_lost /tmp/stats)" 0 "0 records lost by the ring"
+is "$(kv ring_unaccounted /tmp/stats)" 0 "ring accounting balances: produced = read + buffered + lost"
+is "$(kv nv_decode_errors /tmp/stats)" 0 "0 decode errors"
+is "$(kv nv_take_mismatch /tmp/stats) $(kv nv_reclaim_mismatch /tmp/stats)" "0 0" \
+	"chunks seen taken/reclaimed == the pool's own return values"
+is "$(kv frames_overflow /tmp/stats) $(kv frames_unbalanced /tmp/stats)" "0 0" \
+	"nesting frames never overflowed or unbalanced"
+is "$(awk '/^probe=/ { for (i = 1; i <= NF; i++) if ($i ~ /^missed=/ && $i != "missed=0") n++ } END { print n + 0 }' /tmp/coverage)" 0 \
+	"0 probe misses (kprobe recursion, maxactive)"
+is "$(grep -c '^probe=.* planted=1 ' /tmp/coverage)" "$(grep -c '^probe=' /tmp/coverage)" \
+	"every probe planted"
+is "$(awk '/^probe=/ { for (i = 1; i <= NF; i++) if ($i ~ /^pending=/ && $i != "pending=0") n++ } END { print n + 0 }' /tmp/coverage)" 0 \
+	"every tracked entry had its return"
+
+# pagetrail's counts equal nvsim's.
+is "$(ev role_insert)" "$(nv vm_insert_page_calls)" "inserts == nvsim vm_insert_page calls"
+is "$(kv nv_mmaps /tmp/stats)" "$(nv mmaps)" "mmaps == nvsim mmaps (27)"
+is "$(ev role_assign)" "$(nv set_page_calls)" "assignments == nv_alloc_set_page calls"
+is "$(ev role_admit)" "$(nv chunks_admitted)" "admissions == nvsim chunks admitted"
+is "$(ev role_take_clean)" "$(nv chunks_taken_clean)" \
+	"takes from the clean list == nvsim's"
+is "$(ev role_take_dirty)" "$(nv chunks_taken_dirty)" \
+	"takes from the dirty list == nvsim's"
+is "$(ev role_scrub)" "$(nv chunks_scrubbed)" "scrubs == nvsim's scrubber count"
+is "$(ev role_free)" "$(nv chunks_freed)" "frees to the buddy allocator == nvsim's"
+is "$(grep -c 'state=pooled_clean' $PT/pages)" "$(nv pool_clean)" \
+	"chunks pagetrail holds clean == chunks on nvsim's clean lists"
+
+# The records themselves: owners, generations and threads.
+is "$(($(ev gapped) + $(ev anomalous)))" 0 "no record carries a gap or an anomaly"
+is "$(ev insert_token_mismatch)" 0 \
+	"every inserted page belongs to the chunk its allocation was assigned (token match)"
+is "$(ev insert_bad)" 0 "every insert saw refcount >= 1 and returned 0"
+is "$(ev take_gen_mismatch)" 0 "every take is of the generation its admission started"
+is "$(ev scrub_off_scrubber)" 0 "every scrub ran on a scrubber kthread"
+is "$(ev user_role_off_thread)" 0 "assignments, takes and inserts ran on cuinit's thread"
+cmp_ok "$(ev scrub_dirty_to_clean)" -gt 1000 "scrubs move dirty -> clean"
+cmp_ok "$(ev max_admit_gen)" -ge 2 "chunks went through at least two pool generations"
+diag "events: $(ev events); $(grep -E '^(events_|ring_produced|tracked)' /tmp/stats | tr '\n' ' ')"
+
+rmmod pagetrail
+ok $? "rmmod pagetrail"
+rmmod nvsim
+ok $? "rmmod nvsim"
+done_testing
