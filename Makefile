@@ -25,7 +25,7 @@ tests: progs
 progs: $(PROG_BINS)
 
 $(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
-$(PROGS_OUT)/memhog: tests/progs/memhog.c
+$(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/ptdecode: tools/ptdecode.c include/uapi/pagetrail.h
 $(PROG_BINS):
 	@mkdir -p $(PROGS_OUT)

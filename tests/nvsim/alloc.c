@@ -189,6 +189,7 @@ static PROBE_POINT NV_STATUS nv_alloc_coherent_pages(nv_state_t *nv, nv_alloc_t 
 	nvsim_inc(chunks_live);
 	nvsim_inc(fault_noncomp_allocs);
 	nvsim_set(fault_noncomp_pfn, page_to_pfn(virt_to_page((void *)virt_addr)));
+	nvsim_set(fault_noncomp_pid, task_pid_nr(current));
 	return NV_OK;
 }
 

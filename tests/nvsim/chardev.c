@@ -152,8 +152,10 @@ static long nvsim_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long a
 		return -ENOTTY;
 	}
 	memset(&u, 0, sizeof(u));
-	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&u, uarg, size))
+	if ((_IOC_DIR(cmd) & _IOC_WRITE) && copy_from_user(&u, uarg, size)) {
+		nvsim_inc(ioctl_rejected);
 		return -EFAULT;
+	}
 
 	switch (cmd) {
 	case NVSIM_IOC_ALLOC:

@@ -261,6 +261,8 @@ static struct {
 } nvsim_foreign = {
 	.wq = __WAIT_QUEUE_HEAD_INITIALIZER(nvsim_foreign.wq),
 };
+
+/* One foreign put at a time: the thread serves one request slot. */
 static DEFINE_MUTEX(nvsim_foreign_mutex);
 
 static int nvsim_foreign_do_put(struct nvsim_foreign_req *req)
@@ -439,6 +441,7 @@ int nvsim_fault_pin(struct nvsim_pin_req *req)
 	nvsim_inc(fault_pins_total);
 	nvsim_inc(fault_pins_live);
 	nvsim_set(fault_pin_pfn, pin->pfn);
+	nvsim_set(fault_pin_pid, task_pid_nr(current));
 	return 0;
 }
 

@@ -27,6 +27,17 @@ static void nvsim_note_insert_failure(struct page *page, int ret)
 	spin_unlock(&nvsim_insert_fail_lock);
 }
 
+/* Z2 happened: which page and which thread went through a freed allocation. */
+static void nvsim_note_stale_mmap(const nv_alloc_mapping_context_t *ctx)
+{
+	const nv_alloc_t *at = ctx->alloc;
+
+	nvsim_inc(fault_stale_mmaps);
+	if (ctx->page_index < at->num_pages)
+		nvsim_set(fault_stale_pfn, at->page_table[ctx->page_index].phys_addr >> PAGE_SHIFT);
+	nvsim_set(fault_stale_pid, task_pid_nr(current));
+}
+
 /* A VMA is copied (fork) or split: one more reference on the allocation. */
 static void PROBE_POINT nvidia_vma_open(struct vm_area_struct *vma)
 {
@@ -193,7 +204,7 @@ int PROBE_POINT nvidia_mmap(struct file *file, struct vm_area_struct *vma)
 		status = -EINVAL;
 	} else {
 		if (state == 2)
-			nvsim_inc(fault_stale_mmaps);
+			nvsim_note_stale_mmap(&nvlfp->mmap_context);
 		status = nvidia_mmap_helper(&nvsim_ctl_state, nvlfp, sp, vma, NULL);
 	}
 	mutex_unlock(&nvsim_allocs_lock);

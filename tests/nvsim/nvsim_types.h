@@ -95,7 +95,7 @@ typedef void (*nv_q_func_t)(void *args);
  */
 typedef struct nv_kthread_q {
 	struct list_head q_list_head;
-	spinlock_t q_lock;
+	spinlock_t q_lock;		/* guards q_list_head */
 	struct semaphore q_sem;		/* one up() per queued item */
 	atomic_t main_loop_should_exit;
 	struct task_struct *q_kthread;

@@ -156,8 +156,11 @@ struct nvsim_selfcheck {
 	X(vma_releases)							\
 	X(fault_noncomp_allocs)						\
 	X(fault_noncomp_pfn)	/* head pfn of the last one */		\
+	X(fault_noncomp_pid)	/* the thread that allocated it */	\
 	X(fault_stale_graveyard) /* freed allocations kept */		\
 	X(fault_stale_mmaps)	/* mmaps through a freed allocation */	\
+	X(fault_stale_pfn)	/* first page of the last such mmap */	\
+	X(fault_stale_pid)	/* the thread that mapped it */		\
 	X(fault_stale_releases)	/* VMA closes on a freed allocation */	\
 	X(fault_foreign_puts)						\
 	X(fault_foreign_pfn)						\
@@ -166,6 +169,7 @@ struct nvsim_selfcheck {
 	X(fault_pins_total)						\
 	X(fault_pins_live)						\
 	X(fault_pin_pfn)	/* last pinned pfn */			\
+	X(fault_pin_pid)	/* the thread that pinned it */		\
 	X(selfcheck_runs)						\
 	X(selfcheck_errors)	/* from the last run */			\
 	X(selfcheck_double_owned) /* from the last run */		\

@@ -26,8 +26,10 @@ void PROBE_POINT os_free_mutex(void *mutex)
 
 NV_STATUS PROBE_POINT os_acquire_mutex(void *mutex)
 {
-	if (!NV_MAY_SLEEP())
+	if (!NV_MAY_SLEEP()) {
+		pr_warn_once("nvsim: os_acquire_mutex called where it cannot sleep\n");
 		return NV_ERR_INVALID_REQUEST;
+	}
 	down(mutex);
 	return NV_OK;
 }

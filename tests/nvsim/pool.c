@@ -90,8 +90,10 @@ unsigned int PROBE_POINT nv_mem_pool_alloc_pages(nv_page_pool_t *mem_pool, nv_al
 	LIST_HEAD(clean_pages);
 	LIST_HEAD(dirty_pages);
 
-	if (!NV_MAY_SLEEP())
+	if (!NV_MAY_SLEEP()) {
+		pr_warn_once("nvsim: pool take where it cannot sleep: fresh pages instead\n");
 		return 0;
+	}
 
 	if (os_acquire_mutex(mem_pool->lock) != NV_OK)
 		return 0;
@@ -142,8 +144,10 @@ NV_STATUS PROBE_POINT nv_mem_pool_free_pages(nv_page_pool_t *mem_pool, nv_alloc_
 	LIST_HEAD(freed_pages);
 	unsigned int i;
 
-	if (!NV_MAY_SLEEP())
+	if (!NV_MAY_SLEEP()) {
+		pr_warn_once("nvsim: pool admission where it cannot sleep: freed instead\n");
 		return NV_ERR_INVALID_ARGUMENT;
+	}
 
 	for (i = 0; i < chunks; i++) {
 		nvidia_pte_t *pte = &at->page_table[i * per_chunk];
@@ -233,10 +237,8 @@ nv_page_pool_t * PROBE_POINT nv_mem_pool_init(int node_id, unsigned int order)
 	struct shrinker *shrinker;
 
 	mem_pool = kzalloc(sizeof(*mem_pool), GFP_KERNEL);
-	if (!mem_pool) {
-		pr_warn("nvsim: pool node %d order %u: no memory\n", node_id, order);
+	if (!mem_pool)
 		return NULL;
-	}
 	mem_pool->node_id = node_id;
 	mem_pool->order = order;
 	INIT_LIST_HEAD(&mem_pool->clean_list);

@@ -18,6 +18,7 @@
 /* Upper bound for one allocation: 1 GiB, also keeps at->size in 32 bits. */
 #define NVSIM_MAX_ALLOC_PAGES	(1U << 18)
 
+/* Guards the lists and handles below; nvidia_mmap holds it across the map. */
 DEFINE_MUTEX(nvsim_allocs_lock);
 static LIST_HEAD(nvsim_allocs);		/* every allocation not yet freed */
 static LIST_HEAD(nvsim_graveyard);	/* freed while fault_stale_context */

@@ -89,8 +89,8 @@ void nvsim_snapshot(struct nvsim_stats *out)
 
 /* ---- self-check ---- */
 
-static struct nvsim_owner nvsim_pool_owner(unsigned long virt_addr, int node,
-					    unsigned int order, u32 where)
+static struct nvsim_owner nvsim_pool_owner(unsigned long virt_addr, int node, unsigned int order,
+					   u32 where)
 {
 	return (struct nvsim_owner) {
 		.pfn = page_to_pfn(virt_to_page((void *)virt_addr)),

@@ -44,7 +44,9 @@ static const struct gen_alloc {
 	{ "s4", 32, 0, 0 },				/* not zeroed: pool declined */
 	{ "s5", 10, 0, NVSIM_ALLOC_ZEROED },
 };
-#define GEN_ALLOCS (sizeof(gen_allocs) / sizeof(gen_allocs[0]))
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define GEN_ALLOCS ARRAY_SIZE(gen_allocs)
 
 static struct {
 	unsigned long allocs, alloc_failed, mmaps, mmap_failed, inserts_ok, nonzero, frees;
@@ -88,7 +90,8 @@ static void nvsim_mknod(void)
 		errno = ENODEV;
 		die(NVSIM_CTL_NAME " not in /proc/devices (nvsim not loaded?)");
 	}
-	if (stat(dev_path, &st) == 0 && S_ISCHR(st.st_mode) && major(st.st_rdev) == (unsigned)major)
+	if (stat(dev_path, &st) == 0 && S_ISCHR(st.st_mode) &&
+	    major(st.st_rdev) == (unsigned int)major)
 		return;
 	unlink(dev_path);
 	if (mknod(dev_path, S_IFCHR | 0666, makedev(major, 0)))
@@ -129,14 +132,16 @@ static int do_alloc(struct alloc *a, int gen, const char *name, unsigned int pag
 	tot.allocs++;
 	if (rc) {
 		tot.alloc_failed++;
-		printf("alloc gen=%d name=%s pages=%u order=%u flags=0x%x rc=-1 errno=%d status=0x%x\n",
-		       gen, name, pages, order, flags, errno, req.status);
+		printf("alloc gen=%d name=%s pages=%u order=%u flags=0x%x rc=-1 errno=%d",
+		       gen, name, pages, order, flags, errno);
+		printf(" status=0x%x\n", req.status);
 		return -1;
 	}
 	a->handle = req.handle;
-	printf("alloc gen=%d name=%s handle=%u pages=%u order=%u flags=0x%x chunks=%u pool_chunks=%u pooled=%u first_pfn=0x%llx rc=0\n",
-	       gen, name, req.handle, pages, req.order_out, flags, req.chunks, req.pool_chunks,
-	       req.pooled, (unsigned long long)req.first_pfn);
+	printf("alloc gen=%d name=%s handle=%u pages=%u order=%u flags=0x%x chunks=%u",
+	       gen, name, req.handle, pages, req.order_out, flags, req.chunks);
+	printf(" pool_chunks=%u pooled=%u first_pfn=0x%llx rc=0\n", req.pool_chunks, req.pooled,
+	       (unsigned long long)req.first_pfn);
 	return 0;
 }
 
@@ -477,17 +482,39 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
-		case 's': seed = strtoull(optarg, NULL, 0); break;
-		case 'g': gens = atoi(optarg); gens_set = 1; break;
-		case 'c': cpu = atoi(optarg); break;
-		case 'd': dev_path = optarg; break;
-		case 'D': do_drain = 1; break;
-		case 'T': touch = 0; break;
-		case 'S': stale = optarg; break;
-		case 'N': noncomp = 1; break;
-		case 'F': foreign = 1; break;
-		case 'P': pin = 1; break;
-		default: usage();
+		case 's':
+			seed = strtoull(optarg, NULL, 0);
+			break;
+		case 'g':
+			gens = atoi(optarg);
+			gens_set = 1;
+			break;
+		case 'c':
+			cpu = atoi(optarg);
+			break;
+		case 'd':
+			dev_path = optarg;
+			break;
+		case 'D':
+			do_drain = 1;
+			break;
+		case 'T':
+			touch = 0;
+			break;
+		case 'S':
+			stale = optarg;
+			break;
+		case 'N':
+			noncomp = 1;
+			break;
+		case 'F':
+			foreign = 1;
+			break;
+		case 'P':
+			pin = 1;
+			break;
+		default:
+			usage();
 		}
 	}
 	if (stale && strcmp(stale, "nozero") && strcmp(stale, "reclaim") && strcmp(stale, "pooled"))
@@ -520,9 +547,10 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("summary allocs=%lu alloc_failed=%lu mmaps=%lu mmap_failed=%lu inserts_expected=%lu nonzero_pages=%lu frees=%lu\n",
-	       tot.allocs, tot.alloc_failed, tot.mmaps, tot.mmap_failed, tot.inserts_ok,
-	       tot.nonzero, tot.frees);
+	printf("summary allocs=%lu alloc_failed=%lu mmaps=%lu mmap_failed=%lu", tot.allocs,
+	       tot.alloc_failed, tot.mmaps, tot.mmap_failed);
+	printf(" inserts_expected=%lu nonzero_pages=%lu frees=%lu\n", tot.inserts_ok, tot.nonzero,
+	       tot.frees);
 	close(ctl);
 	return 0;
 }

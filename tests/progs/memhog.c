@@ -65,13 +65,24 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
-		case 'l': limit_mb = atol(optarg); break;
-		case 's': step_mb = atol(optarg); break;
-		case 'f': floor_mb = atol(optarg); break;
-		case 'c': cpu = atol(optarg); break;
-		case 'S': stats = optarg; break;
+		case 'l':
+			limit_mb = atol(optarg);
+			break;
+		case 's':
+			step_mb = atol(optarg);
+			break;
+		case 'f':
+			floor_mb = atol(optarg);
+			break;
+		case 'c':
+			cpu = atol(optarg);
+			break;
+		case 'S':
+			stats = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: memhog [--limit-mb N] [--step-mb N] [--floor-mb N] [--cpu N] [--stats PATH]\n");
+			fprintf(stderr, "usage: memhog [--limit-mb N] [--step-mb N] [--floor-mb N]"
+				" [--cpu N] [--stats PATH]\n");
 			return 2;
 		}
 	}
@@ -113,7 +124,8 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	printf("memhog end_reclaimed=%ld reclaimed_delta=%ld touched_mb=%ld memfree_kb=%ld result=%s\n",
-	       now, now - start, touched_mb, memfree_kb(), result);
+	printf("memhog end_reclaimed=%ld reclaimed_delta=%ld touched_mb=%ld", now, now - start,
+	       touched_mb);
+	printf(" memfree_kb=%ld result=%s\n", memfree_kb(), result);
 	return 0;
 }

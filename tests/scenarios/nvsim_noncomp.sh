@@ -8,7 +8,7 @@ S=/sys/kernel/debug/nvsim/stats
 P=/sys/module/nvsim/parameters
 nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
 
-plan 17
+plan 18
 insmod /pt/modules/nvsim.ko
 ok $? "insmod nvsim"
 is "$(cat $P/fault_noncomp)" N "fault_noncomp is off by default"
@@ -24,6 +24,7 @@ m=$(grep '^mmap ' /tmp/on.out)
 like "$m" 'name=contig .*rc=-1 errno=11$' "mode on: that mmap fails with EAGAIN"
 is "$(dmesg | grep -c 'NVRM: Userspace mapping creation failed \[-22\]!')" 1 "one NVRM [-22] line"
 is "$(nv fault_noncomp_allocs)" 1 "one non-compound allocation made"
+is "$(nv fault_noncomp_pid)" "$(grep '^cuinit ' /tmp/on.out | field pid)" "by cuinit"
 is "$(nv vm_insert_page_failed)" 1 "one vm_insert_page failed"
 is "$(nv last_insert_fail_rc)" -22 "it failed with -EINVAL"
 is "$(nv last_insert_fail_pfn)" "$(($(nv fault_noncomp_pfn) + 1))" "on page 1, the first tail page of the block"

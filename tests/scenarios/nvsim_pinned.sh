@@ -8,7 +8,7 @@ S=/sys/kernel/debug/nvsim/stats
 P=/sys/module/nvsim/parameters
 nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
 
-plan 16
+plan 17
 insmod /pt/modules/nvsim.ko
 ok $? "insmod nvsim"
 is "$(cat $P/fault_pinned_admit)" N "fault_pinned_admit is off by default"
@@ -33,6 +33,8 @@ is "$(dmesg | grep -c 'NVRM:')" 0 "no NVRM error anywhere"
 is "$(nv vm_insert_page_failed)" 0 "no vm_insert_page failed"
 like "$(grep '^selfcheck when=unpinned ' /tmp/pin.out)" 'errors=0 ' "after unpin the self-check passes"
 is "$(nv fault_pins_live)" 0 "no pin left"
+is "$(printf '0x%x' "$(nv fault_pin_pfn)") $(nv fault_pin_pid)" "$pfn $(grep '^cuinit ' /tmp/pin.out | field pid)" \
+	"nvsim recorded the pinned pfn and the pinning thread"
 echo 0 > $P/fault_pinned_admit
 
 rmmod nvsim

@@ -10,7 +10,7 @@ P=/sys/module/nvsim/parameters
 nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
 nvrm() { dmesg | grep -c 'NVRM: Userspace mapping creation failed \[-22\]!'; }
 
-plan 23
+plan 24
 insmod /pt/modules/nvsim.ko
 ok $? "insmod nvsim"
 is "$(cat $P/fault_stale_context)" N "fault_stale_context is off by default"
@@ -31,6 +31,9 @@ is "$(nv last_insert_fail_rc)" -22 "vm_insert_page said -EINVAL"
 is "$(printf '0x%x' "$(nv last_insert_fail_pfn)")" "$(grep '^free ' /tmp/nozero.out | field first_pfn)" \
 	"on the first page of the freed allocation"
 is "$(nv fault_stale_mmaps)" 1 "nvsim saw one mmap through a freed allocation"
+is "$(printf '0x%x' "$(nv fault_stale_pfn)") $(nv fault_stale_pid)" \
+	"$(grep '^free ' /tmp/nozero.out | field first_pfn) $(grep '^cuinit ' /tmp/nozero.out | field pid)" \
+	"nvsim recorded its first pfn and cuinit as the thread"
 
 r0=$(nv chunks_reclaimed)
 cuinit --stale=reclaim > /tmp/reclaim.out
