@@ -19,6 +19,7 @@ static void record_abi_sizes_and_offsets_are_stable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct pagetrail_record, generation), 72);
 	KUNIT_EXPECT_EQ(test, offsetof(struct pagetrail_record, cpu), 108);
 	KUNIT_EXPECT_EQ(test, offsetof(struct pagetrail_record, anomalies), 120);
+	KUNIT_EXPECT_EQ(test, offsetof(struct pagetrail_record, prev_alloc_seq), 124);
 }
 
 static void record_header_init_describes_this_kernel(struct kunit *test)

@@ -260,7 +260,7 @@ static void *pt_pages_next_used(struct seq_file *m, loff_t *pos)
 static void *pt_pages_start(struct seq_file *m, loff_t *pos)
 {
 	if (*pos == 0)
-		seq_puts(m, "# pfn order state gen token prev_token alloc idx gaps anomalies last\n");
+		seq_puts(m, "# pfn order state gen token prev_token alloc prev_alloc idx gaps anomalies last\n");
 	return pt_pages_next_used(m, pos);
 }
 
@@ -279,9 +279,10 @@ static int pt_pages_show(struct seq_file *m, void *v)
 	const struct pt_page_view *p = &((struct pt_pages_iter *)v)->view;
 	const struct pt_hist *h = p->hist_len ? &p->hist[p->hist_len - 1] : NULL;
 
-	seq_printf(m, "pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u idx=%u gaps=%u anomalies=%u",
+	seq_printf(m, "pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u gaps=%u anomalies=%u",
 		   p->pfn, p->order, pt_state_name(p->state), p->generation, p->token,
-		   p->prev_token, p->alloc_seq, p->index, p->gaps, p->anomalies);
+		   p->prev_token, p->alloc_seq, p->prev_alloc_seq, p->index, p->gaps,
+		   p->anomalies);
 	if (h)
 		seq_printf(m, " last=%s pid=%u comm=%.16s cpu=%u ts=%llu", pt_role_name(h->role),
 			   h->pid, h->comm, h->cpu, h->ts_ns);
@@ -330,10 +331,10 @@ static void pt_show_anomaly(struct seq_file *m, unsigned int i, const struct pt_
 
 	seq_printf(m, "anomaly=%u kind=", i + 1);
 	pt_show_kinds(m, r->anomalies);
-	seq_printf(m, " seq=%llu role=%s cause=%s pfn=0x%llx order=%u state=%s->%s gen=%u token=%016llx prev_token=%016llx alloc=%u idx=%u",
+	seq_printf(m, " seq=%llu role=%s cause=%s pfn=0x%llx order=%u state=%s->%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u",
 		   r->seq, pt_role_name(r->role), pt_cause_name(r->cause), r->pfn, r->order,
 		   pt_state_name(r->from_state), pt_state_name(r->to_state), r->generation,
-		   r->token, r->prev_token, r->alloc_seq, r->index);
+		   r->token, r->prev_token, r->alloc_seq, r->prev_alloc_seq, r->index);
 	if (r->rflags & PT_RF_SAMPLED)
 		seq_printf(m, " ref=%d map=%d head=0x%llx corder=%u pflags=0x%x", r->refcount,
 			   r->mapcount, r->head_pfn, r->compound_order, r->page_flags);

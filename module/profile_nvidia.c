@@ -25,6 +25,7 @@
 #include <pagetrail/layout.h>
 #include <pagetrail/pagesample.h>
 #include <pagetrail/token.h>
+#include <pagetrail/target.h>
 #include "compat.h"
 
 /* --- layout parameters ------------------------------------------------- */
@@ -105,11 +106,15 @@ static bool nv_read_u32(unsigned long addr, u32 *v)
 	return nv_read(addr, v, sizeof(*v));
 }
 
+/*
+ * A value the layout says is there is not: the parameters do not describe
+ * this driver. Every record from here on would be wrong, so detach.
+ */
 static void nv_decode_error(const char *what, unsigned long obj)
 {
 	atomic64_inc(&nv_stats.decode_errors);
-	pr_warn_ratelimited("nvidia profile: implausible %s in object %px; check the layout parameters\n",
-			    what, (void *)obj);
+	pr_warn_ratelimited("nvidia profile: implausible %s; check the layout parameters\n", what);
+	pt_target_fail(what);
 }
 
 struct nv_alloc_view {
@@ -214,13 +219,46 @@ static int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct nv_frame_data *d = data;
 	unsigned long at = regs_get_kernel_argument(regs, 1);
 
+	struct pt_frame *outer = pt_frame_find(PT_CTX_ALLOC);
+
 	d->f = pt_frame_push(PT_CTX_ALLOC);
 	if (!d->f)
 		return 1;
 	d->f->obj = at;
 	d->f->token = pt_token(at);
-	d->f->alloc_seq = atomic_inc_return(&nv_stats.alloc_seq);
+	/* nv_alloc_contig_pages -> nv_alloc_system_pages is one allocation. */
+	if (outer && outer->obj == at)
+		d->f->alloc_seq = outer->alloc_seq;
+	else
+		d->f->alloc_seq = atomic_inc_return(&nv_stats.alloc_seq);
 	return 0;
+}
+
+static void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
+
+struct nv_coherent_data {
+	unsigned long at;
+};
+
+static int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_coherent_data *d = data;
+
+	d->at = regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+/* The coherent path fills page_table itself, without nv_alloc_set_page. */
+static void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_coherent_data *d = data;
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN, .cause = PT_CAUSE_FRESH, .create = true };
+	struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
+
+	if (regs_return_value(regs) != 0)	/* NV_OK */
+		return;
+	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
+	nv_walk_alloc_chunks(d->at, &obs, true);
 }
 
 static void nv_frame_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
@@ -346,8 +384,11 @@ static void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		obs.role = PT_ROLE_RECLAIM;
 		obs.cause = PT_CAUSE_SHRINKER;
 	} else {
+		struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
+
 		obs.role = PT_ROLE_TAKE;
 		obs.token = f->token;
+		obs.alloc_seq = alloc ? alloc->alloc_seq : 0;
 	}
 	obs.order = pool.order;
 	obs.aux = nv_pool_aux(&pool);
@@ -768,6 +809,11 @@ static struct pt_probe nv_probes[] = {
 	DRV("nv_mem_pool_free_page_list", nv_free_list_entry, nv_frame_ret, FRAME),
 	DRV("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret, FRAME),
 	DRV("nv_free_system_pages", nv_release_entry, nv_release_ret,
+	    sizeof(struct nv_release_data)),
+	DRV("nv_alloc_contig_pages", nv_alloc_entry, nv_frame_ret, FRAME),
+	DRV("nv_alloc_coherent_pages", nv_coherent_entry, nv_coherent_ret,
+	    sizeof(struct nv_coherent_data)),
+	DRV("nv_free_contig_pages", nv_release_entry, nv_release_ret,
 	    sizeof(struct nv_release_data)),
 	DRV("nvidia_mmap", nv_mmap_entry, nv_mmap_ret, FRAME),
 	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret, FRAME),

@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/seq_file.h>
+#include <linux/atomic.h>
 #include <pagetrail/target.h>
 #include <pagetrail/profile.h>
 #include <pagetrail/probes.h>
@@ -33,6 +34,9 @@ static char pt_target_why[160];
 static unsigned int pt_attach_count;
 static bool pt_wanted;			/* attach whenever the target is live */
 static struct work_struct pt_attach_work;
+static struct work_struct pt_fail_work;
+static char pt_fail_why[160];		/* set once by pt_target_fail() */
+static atomic_t pt_failing = ATOMIC_INIT(0);
 
 static bool pt_target_loaded(void)
 {
@@ -122,6 +126,30 @@ static void pt_attach_workfn(struct work_struct *work)
 	mutex_unlock(&pt_target_lock);
 }
 
+/* Wrong layouts seen at run time: stop tracing rather than record lies. */
+static void pt_fail_workfn(struct work_struct *work)
+{
+	mutex_lock(&pt_target_lock);
+	if (pt_state == PT_TGT_ATTACHED) {
+		pt_target_detach_locked(PT_TGT_REFUSED);
+		pt_wanted = false;
+		pt_target_error = -EINVAL;
+		strscpy(pt_target_why, pt_fail_why, sizeof(pt_target_why));
+		pr_err("detached from %s: %s\n", pt_target_name, pt_target_why);
+	}
+	atomic_set(&pt_failing, 0);
+	mutex_unlock(&pt_target_lock);
+}
+
+/* From probe context: the profile found the layout contradicted by the target. */
+void pt_target_fail(const char *why)
+{
+	if (atomic_cmpxchg(&pt_failing, 0, 1))
+		return;
+	strscpy(pt_fail_why, why, sizeof(pt_fail_why));
+	schedule_work(&pt_fail_work);
+}
+
 static int pt_module_event(struct notifier_block *nb, unsigned long action, void *data)
 {
 	struct module *mod = data;
@@ -151,6 +179,7 @@ int pt_target_init(const struct pt_profile *profile, const char *target, bool at
 	pt_prof = profile;
 	strscpy(pt_target_name, target, sizeof(pt_target_name));
 	INIT_WORK(&pt_attach_work, pt_attach_workfn);
+	INIT_WORK(&pt_fail_work, pt_fail_workfn);
 	pt_state = PT_TGT_DETACHED;
 	ret = register_module_notifier(&pt_module_nb);
 	if (ret)
@@ -172,6 +201,7 @@ void pt_target_exit(void)
 	pt_wanted = false;
 	mutex_unlock(&pt_target_lock);
 	cancel_work_sync(&pt_attach_work);
+	cancel_work_sync(&pt_fail_work);
 	mutex_lock(&pt_target_lock);
 	pt_target_detach_locked(PT_TGT_DETACHED);
 	mutex_unlock(&pt_target_lock);

@@ -208,8 +208,10 @@ static void pt_entry_update_owner(struct pt_entry *e, const struct pt_obs *obs,
 {
 	switch (obs->role) {
 	case PT_ROLE_ASSIGN:
-		if (e->v.token && e->v.token != obs->token)
+		if (e->v.alloc_seq && e->v.alloc_seq != obs->alloc_seq) {
 			e->v.prev_token = e->v.token;
+			e->v.prev_alloc_seq = e->v.alloc_seq;
+		}
 		e->v.token = obs->token;
 		e->v.alloc_seq = obs->alloc_seq;
 		e->v.index = obs->index;
@@ -252,7 +254,17 @@ static void pt_fill_record(struct pagetrail_record *rec, const struct pt_obs *ob
 		rec->generation = e->v.generation;
 		if (!rec->token)
 			rec->token = e->v.token;
+		if (!rec->alloc_seq) {
+			rec->alloc_seq = e->v.alloc_seq;
+			rec->index = e->v.index;
+		}
 		rec->prev_token = e->v.prev_token;
+		rec->prev_alloc_seq = e->v.prev_alloc_seq;
+		/* A take names both: the allocation that admitted it and the taker. */
+		if (obs->role == PT_ROLE_TAKE) {
+			rec->prev_token = e->v.token;
+			rec->prev_alloc_seq = e->v.alloc_seq;
+		}
 		if (obs->role == PT_ROLE_INSERT) {
 			rec->token = e->v.token;
 			rec->alloc_seq = e->v.alloc_seq;

@@ -12,6 +12,7 @@ int pt_target_init(const struct pt_profile *profile, const char *target, bool at
 void pt_target_exit(void);
 int pt_target_attach(void);
 void pt_target_detach(void);
+void pt_target_fail(const char *why);
 bool pt_target_attached(void);
 void pt_target_show(struct seq_file *m);
 

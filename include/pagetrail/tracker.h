@@ -32,6 +32,7 @@ struct pt_page_view {
 	u64 prev_token;
 	u32 generation;
 	u32 alloc_seq;
+	u32 prev_alloc_seq;
 	u32 index;
 	u32 gaps;
 	u32 anomalies;

@@ -147,7 +147,7 @@ struct pagetrail_record {
 	__u8 compound_order;
 	__u8 rflags;      /* PT_RF_* */
 	__u32 anomalies;  /* every anomaly raised: bit (1 << PT_AN_*) */
-	__u8 reserved[4];
+	__u32 prev_alloc_seq; /* allocation instance of prev_token */
 };
 
 #endif /* _UAPI_PAGETRAIL_H */

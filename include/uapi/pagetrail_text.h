@@ -10,7 +10,7 @@
 #define PAGETRAIL_TEXT_FMT						\
 	"seq=%llu ts=%llu cpu=%u pid=%u tgid=%u comm=%s role=%s cause=%s "	\
 	"pfn=0x%llx order=%u from=%s to=%s gen=%u token=%016llx "	\
-	"prev_token=%016llx alloc=%u idx=%u ref=%d map=%d head=0x%llx "	\
+	"prev_token=%016llx alloc=%u prev_alloc=%u idx=%u ref=%d map=%d head=0x%llx " \
 	"corder=%u pflags=0x%x ret=%d inner_ret=%d aux=0x%x gap=%u anomaly=%s " \
 	"anomalies=0x%x\n"
 
@@ -22,7 +22,7 @@
 	(unsigned long long)(r)->pfn, (unsigned int)(r)->order,		\
 	pt_state_name((r)->from_state), pt_state_name((r)->to_state),	\
 	(r)->generation, (unsigned long long)(r)->token,		\
-	(unsigned long long)(r)->prev_token, (r)->alloc_seq, (r)->index, \
+	(unsigned long long)(r)->prev_token, (r)->alloc_seq, (r)->prev_alloc_seq, (r)->index, \
 	(r)->refcount, (r)->mapcount, (unsigned long long)(r)->head_pfn, \
 	(unsigned int)(r)->compound_order, (r)->page_flags, (r)->ret,	\
 	(r)->inner_ret, (r)->aux, (unsigned int)!!((r)->rflags & PT_RF_GAP), \

@@ -5,12 +5,12 @@
 function v(i) { return substr($i, index($i, "=") + 1) }
 {
 	comm = v(6); role = v(7); cause = v(8); pfn = v(9); gen = v(13) + 0
-	token = v(14); ref = v(18) + 0; head = v(20); ret = v(23) + 0
+	token = v(14); ref = v(19) + 0; head = v(21); ret = v(24) + 0
 	n++
 	count["role_" role]++
 	count["role_" role "_" cause]++
-	if (v(26) != "0") count["gapped"]++
-	if (v(27) != "none") count["anomalous"]++
+	if (v(27) != "0") count["gapped"]++
+	if (v(28) != "none") count["anomalous"]++
 	if (role == "assign") owner[pfn] = token
 	if (role == "admit") { admit_gen[pfn] = gen; if (gen > max_gen) max_gen = gen }
 	if (role == "insert") {

@@ -31,3 +31,16 @@ pt_drain() {
 	awk -v cuser="${1:-cuinit}" -f /pt/lib/evsum.awk /tmp/ev.txt > /tmp/evsum
 }
 ev() { local x; x=$(kv "$1" /tmp/evsum); echo "${x:-0}"; }
+
+# anomaly KIND [PFN]: the first line of the first anomaly of that kind (and
+# pfn) in the anomalies file; anomaly_block KIND PFN: that anomaly with its
+# history and stack.
+anomaly() {
+	grep "^anomaly=" /tmp/anomalies | grep -E "kind=([A-Z_]+,)*$1(,|[[:space:]])" |
+		grep "${2:+ pfn=$2 }" | head -n1
+}
+anomaly_block() {
+	awk -v kind="$1" -v pfn="$2" '
+	/^anomaly=/ { if (on) exit; on = ($0 ~ ("kind=([A-Z_]+,)*" kind "[, ]") && index($0, " pfn=" pfn " ")) }
+	on' /tmp/anomalies
+}

@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0
+# Z2 (stale_context): mmap through a context whose allocation was freed.
+# nozero: the pool declined it, its pages went straight back to the buddy;
+# reclaim: pooled, then the shrinker freed them. Both inserts hit a page
+# pagetrail saw freed: INSERT_AFTER_FREE, refcount 0, -22 -> -EAGAIN.
+# pooled: the pages still sit in the pool and the insert succeeds: silent
+# aliasing, INSERT_WHILE_POOLED.
+. /pt/lib/tap.sh
+. /pt/lib/pt.sh
+plan 16
+
+insmod /pt/modules/nvsim.ko && pt_load
+ok $? "nvsim and pagetrail loaded"
+echo 1 > /sys/module/nvsim/parameters/fault_stale_context
+
+for how in nozero reclaim; do
+	echo reset > $PT/control
+	cuinit --stale=$how > /tmp/cuinit.out
+	pfn=$(grep '^free .*name=stale' /tmp/cuinit.out | field first_pfn)
+	cat $PT/anomalies > /tmp/anomalies
+	pt_drain
+	cat /tmp/anomalies >&2
+	i=$(anomaly INSERT_AFTER_FREE "$pfn")
+	diag "$how: $i"
+	isnt "$i" "" "$how: INSERT_AFTER_FREE on the freed allocation's first page $pfn"
+	is "$(echo "$i" | field state)" "freed->freed" "$how: pagetrail had seen it freed"
+	is "$(echo "$i" | field ref) $(echo "$i" | field ret)" "0 -22" "$how: refcount 0, vm_insert_page -22"
+	m=$(grep ' role=map ' /tmp/ev.txt)
+	is "$(echo "$m" | field ret) $(echo "$m" | field inner_ret)" "-11 -22" "$how: nvidia_mmap -11 after -22"
+	case $how in
+	nozero) grep -q " role=free cause=direct pfn=$pfn " /tmp/ev.txt ;;
+	reclaim) grep -q " role=reclaim cause=shrinker pfn=$pfn " /tmp/ev.txt &&
+		 grep -q " role=free cause=reclaim pfn=$pfn " /tmp/ev.txt ;;
+	esac
+	ok $? "$how: the free before the insert is in the trail ($how path)"
+done
+
+echo reset > $PT/control
+cuinit --stale=pooled > /tmp/cuinit.out
+pfn=$(grep '^free .*name=stale' /tmp/cuinit.out | field first_pfn)
+cat $PT/anomalies > /tmp/anomalies
+cat /tmp/anomalies >&2
+i=$(anomaly INSERT_WHILE_POOLED "$pfn")
+diag "pooled: $i"
+isnt "$i" "" "pooled: INSERT_WHILE_POOLED on $pfn"
+is "$(echo "$i" | field ret)" 0 "pooled: the insert succeeded (silent aliasing)"
+like "$(echo "$i" | field state)" "^pooled_(clean|dirty)->" "pooled: the chunk was in the pool"
+like "$(grep '^mmap .*name=stale' /tmp/cuinit.out)" "rc=0 " "pooled: the mmap itself succeeded"
+echo 0 > /sys/module/nvsim/parameters/fault_stale_context
+rmmod pagetrail && rmmod nvsim
+ok $? "unloaded"
+done_testing
