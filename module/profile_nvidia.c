@@ -475,7 +475,7 @@ static int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 		return 0;
 	obs.order = pool.order;
 	obs.aux = nv_pool_aux(&pool);
-	nv_observe_chunk(&obs, nv_entry_va(head), false);
+	nv_observe_chunk(&obs, nv_entry_va(head), true);
 	return 0;
 }
 
@@ -768,6 +768,7 @@ static void nv_tp_page_free(void *data, struct page *page, unsigned int order)
 	obs.pfn = pfn;
 	obs.order = order;
 	obs.cause = nv_free_cause();
+	pt_sample_page(pfn, &obs);
 	pt_observe(&obs);
 }
 
@@ -787,6 +788,7 @@ static void nv_tp_page_alloc(void *data, struct page *page, unsigned int order, 
 	obs.pfn = pfn;
 	obs.order = order;
 	obs.cause = pt_frame_find(PT_CTX_ALLOC) ? PT_CAUSE_FRESH : PT_CAUSE_FOREIGN;
+	pt_sample_page(pfn, &obs);
 	pt_observe(&obs);
 }
 

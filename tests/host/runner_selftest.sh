@@ -29,8 +29,8 @@ make -s -C "$TOP" progs
 expect_caught "WARN at load" "$(stock_kernel 6.12)" runner_selftest_warn \
 	"WARNING: .*pt_broken_warn_init"
 if [ -f "$(kernel_image debug)" ]; then
-	expect_caught "injected leak" debug inject_leak "unreferenced object"
-	expect_caught "injected lock inversion" debug inject_lockorder \
+	expect_caught "injected leak" debug nvsim_bug_leak "unreferenced object"
+	expect_caught "injected lock inversion" debug nvsim_bug_lockorder \
 		"possible circular locking dependency"
 else
 	ok 1 "sanitizer kernel exists (scripts/build-testkernel)"
