@@ -361,7 +361,7 @@ static void expect_one_line_of_pairs(struct kunit *test, const char *line)
 		if (!eq || eq == p || memchr(eq + 1, '=', n - (eq + 1 - p)))
 			bad++;
 	}
-	KUNIT_EXPECT_EQ(test, tokens, 28u);
+	KUNIT_EXPECT_EQ(test, tokens, 29u);
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0u, "%s", line);
 }
 

@@ -130,6 +130,44 @@ static struct pt_entry *pt_find_containing(u64 pfn)
 	return NULL;
 }
 
+static void pt_entry_free(struct pt_entry *e)
+{
+	if (e->v.state == PT_ST_FREED)
+		list_del(&e->freed_link);
+	hlist_del(&e->node);
+	e->in_use = false;
+	hlist_add_head(&e->node, &pt_free_entries);
+	pt_stats.tracked--;
+}
+
+/*
+ * A chunk of @order at @pfn now exists: chunks freed earlier inside its
+ * range are history of other allocations, and would shadow it at lookup.
+ */
+static void pt_forget_freed_inside(u64 pfn, u8 order)
+{
+	struct pt_entry *e;
+	u64 i;
+
+	if (!order || order >= 32)
+		return;
+	for (i = 1; i < (1ULL << order); i++) {
+		e = pt_find_exact(pfn + i);
+		if (e && e->v.state == PT_ST_FREED)
+			pt_entry_free(e);
+	}
+}
+
+/* A freed chunk's head reused at another order takes the new order. */
+static void pt_entry_reorder(struct pt_entry *e, u8 order)
+{
+	if (e->v.order == order || e->v.state != PT_ST_FREED || order >= 32)
+		return;
+	e->v.order = order;
+	pt_orders_seen |= BIT(order);
+	pt_forget_freed_inside(e->v.pfn, order);
+}
+
 static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
 {
 	struct pt_entry *e = NULL;
@@ -159,6 +197,7 @@ static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
 	if (order < 32)
 		pt_orders_seen |= BIT(order);
 	pt_stats.tracked++;
+	pt_forget_freed_inside(pfn, order);
 	return e;
 }
 
@@ -345,6 +384,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	e = obs->role == PT_ROLE_INSERT ? pt_find_containing(obs->pfn) : pt_find_exact(obs->pfn);
 	if (!e && obs->create)
 		e = pt_entry_alloc(obs->pfn, obs->order);
+	else if (e && obs->create)
+		pt_entry_reorder(e, obs->order);
 	from = e ? e->v.state : PT_ST_UNTRACKED;
 	in.owner_mismatch = e && obs->owner_known && obs->token != e->v.token;
 	pt_rule_apply(from, &in, &res);

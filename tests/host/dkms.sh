@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # dkms add + build for both installed Debian kernels, in a private DKMS tree
 # (the system's /var/lib/dkms and /usr/src stay untouched).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tap.bash"
 out=$(realpath -m "${1:-$BUILD/host-dkms}")
 rm -rf "$out"
 mkdir -p "$out/tree" "$out/src"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # scripts/pagetrail-load finds nvsim's layouts in DWARF on both kernels and
 # falls back to the table of released NVIDIA layouts; bad input is refused.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tap.bash"
 out=${1:-$BUILD/host-loader}
 mkdir -p "$out"
 

@@ -4,7 +4,7 @@
 # reported a problem: a WARN at module load (stock 6.12), and, on the
 # sanitizer kernel, a leak (kmemleak) and a lock-order inversion (lockdep)
 # injected behind nvsim's test-only inject_bug switch.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tap.bash"
 out=$(realpath -m "${1:-$BUILD/host-runner}")
 mkdir -p "$out"
 

@@ -46,6 +46,31 @@ static long memfree_kb(void)
 	return read_key("/proc/meminfo", "MemFree", 1);
 }
 
+/*
+ * kswapd wakes at a node's low watermark, by default a few MiB above min:
+ * on a small guest (a KASAN one especially) memory runs out before reclaim
+ * gets to the slab shrinkers. A larger watermark_scale_factor (units of
+ * 0.01% of memory) makes kswapd start early and keep going; restored at exit.
+ */
+static long set_wsf(long value)
+{
+	const char *path = "/proc/sys/vm/watermark_scale_factor";
+	long old = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &old) != 1)
+			old = -1;
+		fclose(f);
+	}
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%ld\n", value) < 0)
+		perror(path);
+	if (f)
+		fclose(f);
+	return old;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -54,9 +79,10 @@ int main(int argc, char **argv)
 		{ "floor-mb", required_argument, NULL, 'f' },
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "stats", required_argument, NULL, 'S' },
+		{ "wsf", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long limit_mb = 2048, step_mb = 4, floor_mb = 12, cpu = 0;
+	long limit_mb = 2048, step_mb = 4, floor_mb = 12, cpu = 0, wsf = 1000, old_wsf = -1;
 	const char *stats = NVSIM_DEBUGFS_STATS;
 	long start, now, touched_mb = 0;
 	const char *result = "limit";
@@ -80,9 +106,12 @@ int main(int argc, char **argv)
 		case 'S':
 			stats = optarg;
 			break;
+		case 'w':
+			wsf = atol(optarg);
+			break;
 		default:
 			fprintf(stderr, "usage: memhog [--limit-mb N] [--step-mb N] [--floor-mb N]"
-				" [--cpu N] [--stats PATH]\n");
+				" [--cpu N] [--stats PATH] [--wsf N (0: leave it)]\n");
 			return 2;
 		}
 	}
@@ -97,8 +126,10 @@ int main(int argc, char **argv)
 		printf("memhog error=\"no chunks_reclaimed in %s\"\n", stats);
 		return 2;
 	}
-	printf("memhog start_reclaimed=%ld memfree_kb=%ld limit_mb=%ld step_mb=%ld floor_mb=%ld\n",
-	       start, memfree_kb(), limit_mb, step_mb, floor_mb);
+	if (wsf > 0)
+		old_wsf = set_wsf(wsf);
+	printf("memhog start_reclaimed=%ld memfree_kb=%ld limit_mb=%ld step_mb=%ld floor_mb=%ld wsf=%ld\n",
+	       start, memfree_kb(), limit_mb, step_mb, floor_mb, wsf);
 
 	now = start;
 	while (touched_mb < limit_mb) {
@@ -127,5 +158,7 @@ int main(int argc, char **argv)
 	printf("memhog end_reclaimed=%ld reclaimed_delta=%ld touched_mb=%ld", now, now - start,
 	       touched_mb);
 	printf(" memfree_kb=%ld result=%s\n", memfree_kb(), result);
+	if (old_wsf > 0)
+		set_wsf(old_wsf);
 	return 0;
 }

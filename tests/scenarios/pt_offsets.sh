@@ -15,16 +15,20 @@ like "$good" "nv_pool_node_id=[0-9]+ " "the loader found a layout"
 with() { echo "$good" | sed "$1"; }
 probes_on_nvsim() { grep -c '\[nvsim\]' /sys/kernel/debug/kprobes/list 2>/dev/null; }
 
+node_off=$(echo "$good" | tr ' ' '\n' | sed -n 's/^nv_pool_node_id=//p')
+order_off=$(echo "$good" | tr ' ' '\n' | sed -n 's/^nv_pool_order=//p')
 insmod /pt/modules/pagetrail.ko target=nvsim \
-	$(with 's/nv_pool_node_id=[0-9]*/nv_pool_node_id=140/; s/nv_pool_order=[0-9]*/nv_pool_order=136/')
+	$(with "s/nv_pool_node_id=[0-9]*/nv_pool_node_id=$order_off/; s/nv_pool_order=[0-9]*/nv_pool_order=$node_off/")
 isnt $? 0 "node_id/order swapped: pagetrail refuses to load"
-dmesg | grep -q "pool \[0\]\[4\] reads node_id=4 order=0: nv_pool_node_id=140/nv_pool_order=136"
+dmesg | grep -q "pool \[0\]\[4\] reads node_id=4 order=0: nv_pool_node_id=$order_off/nv_pool_order=$node_off"
 ok $? "the log names the first pool that disagrees (order 4) and both offsets"
 dmesg | grep -q "pagetrail: attached"
 ok $((! $?)) "and never said it attached"
 is "$(probes_on_nvsim)" 0 "no probe left on nvsim"
 
 dmesg -c > /dev/null
+# 24 is inside the 16-byte dirty list that starts at 16: aligned, no
+# overlap with the other fields we read, but not a list head.
 insmod /pt/modules/pagetrail.ko target=nvsim $(with 's/nv_pool_dirty_list=[0-9]*/nv_pool_dirty_list=24/')
 isnt $? 0 "dirty_list at 24: pagetrail refuses to load"
 dmesg | grep -q "lists are not list heads: nv_pool_clean_list=0/nv_pool_dirty_list=24 are wrong"

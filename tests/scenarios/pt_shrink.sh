@@ -19,6 +19,8 @@ m=$(grep '^memhog end_' /tmp/memhog.out)
 diag "$m"
 is "$(echo "$m" | field result)" reclaimed "memhog: memory pressure reclaimed pool chunks"
 cp $PT/stats /tmp/stats
+grep -E '^(anomaly_|gaps|events_)' /tmp/stats | grep -v '=0$' >&2
+head -n 60 $PT/anomalies >&2
 pt_drain
 cmp_ok "$(nv chunks_reclaimed)" -gt "$owned" "nvsim reclaimed more than the first fill"
 is "$(ev role_reclaim_shrinker)" "$(nv chunks_reclaimed)" "reclaims seen == nvsim's chunks_reclaimed"
