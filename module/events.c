@@ -31,9 +31,9 @@ void pt_events_stamp(struct pagetrail_record *rec)
 	}
 }
 
+/* The tracker already wrote the ring; now the tracepoints. */
 static void pt_emit(const struct pagetrail_record *rec)
 {
-	pt_ring_write(rec);
 	pt_trace_record(rec);
 	if (rec->anomalies && READ_ONCE(pt_freeze_on_anomaly))
 		pt_ring_freeze(true);	/* keep the history that led here */

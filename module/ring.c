@@ -54,18 +54,27 @@ void pt_ring_write(const struct pagetrail_record *rec)
 	preempt_enable_notrace();
 }
 
-/* Consume the oldest record across all CPUs; false when the ring is empty. */
+/*
+ * Consume the record with the lowest sequence number across all CPUs; false
+ * when the ring is empty. Records are written under the tracker's lock, so
+ * each CPU's ring is in sequence order and the merge is exact, whatever
+ * the CPUs' clocks say.
+ */
 bool pt_ring_read(struct pagetrail_record *rec)
 {
 	struct ring_buffer_event *ev;
 	int cpu, oldest = -1;
-	u64 ts, oldest_ts = U64_MAX;
+	u64 ts, seq, oldest_seq = U64_MAX;
 	bool found = false;
 
 	mutex_lock(&pt_ring_read_lock);
 	for_each_possible_cpu(cpu) {
-		if (ring_buffer_peek(pt_rb, cpu, &ts, NULL) && ts < oldest_ts) {
-			oldest_ts = ts;
+		ev = ring_buffer_peek(pt_rb, cpu, &ts, NULL);
+		if (!ev)
+			continue;
+		seq = ((struct pagetrail_record *)ring_buffer_event_data(ev))->seq;
+		if (seq < oldest_seq) {
+			oldest_seq = seq;
 			oldest = cpu;
 		}
 	}

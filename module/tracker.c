@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pagetrail: per-chunk state table (pfn -> state, owner, generation, history). */
+/*
+ * pagetrail: per-chunk state table (pfn -> state, owner, generation,
+ * history). Each accepted observation is stamped, applied and written to the
+ * flight recorder under one lock, so sequence order is transition order.
+ */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/hash.h>
@@ -11,6 +15,7 @@
 #include <pagetrail/tracker.h>
 #include <pagetrail/rules.h>
 #include <pagetrail/events.h>
+#include <pagetrail/ring.h>
 
 /* 2^20 bits: a free of an untracked page costs one bit test. */
 #define PT_FILTER_BITS 20
@@ -405,6 +410,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_count_locked(rec);
 	if (rec->anomalies)
 		pt_store_anomaly_locked(rec, e);
+	/* In sequence order on every CPU: readers merge by seq. */
+	pt_ring_write(rec);
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 	return true;
 }
@@ -417,6 +424,7 @@ void pt_tracker_record_event(const struct pt_obs *obs, struct pagetrail_record *
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
 	pt_fill_record(rec, obs, NULL, PT_ST_UNTRACKED, NULL);
 	pt_count_locked(rec);
+	pt_ring_write(rec);
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 }
 

@@ -18,21 +18,24 @@ nv_state_t nvsim_ctl_state = {
 	.minor_number = 255,
 };
 
+/* The driver keeps gfp masks in an unsigned int; say so to sparse. */
+#define NV_GFP(flags) ((__force unsigned int)(flags))
+
 static PROBE_POINT unsigned int nv_compute_gfp_mask(nv_state_t *nv, nv_alloc_t *at)
 {
-	unsigned int gfp_mask = GFP_KERNEL | __GFP_NOWARN;
+	unsigned int gfp_mask = NV_GFP(GFP_KERNEL | __GFP_NOWARN);
 
 	/* No device here: DMA32 only when the test asks for it. */
 	if (to_nvsim_alloc(at)->force_dma32)
-		gfp_mask |= GFP_DMA32;
-	gfp_mask |= __GFP_RETRY_MAYFAIL;
+		gfp_mask |= NV_GFP(GFP_DMA32);
+	gfp_mask |= NV_GFP(__GFP_RETRY_MAYFAIL);
 	if (at->flags.zeroed)
-		gfp_mask |= __GFP_ZERO;
+		gfp_mask |= NV_GFP(__GFP_ZERO);
 	if (at->flags.node)
-		gfp_mask |= __GFP_THISNODE;
+		gfp_mask |= NV_GFP(__GFP_THISNODE);
 	/* vm_insert_page() needs compound pages for order > 0 chunks. */
 	if (at->order > 0)
-		gfp_mask |= __GFP_COMP;
+		gfp_mask |= NV_GFP(__GFP_COMP);
 	return gfp_mask;
 }
 
@@ -72,12 +75,12 @@ static unsigned long nvsim_fresh_chunk(nv_alloc_t *at, unsigned int gfp_mask)
 	unsigned long virt_addr = 0;
 
 	if (at->flags.node) {
-		struct page *page = alloc_pages_node(at->node_id, gfp_mask, at->order);
+		struct page *page = alloc_pages_node(at->node_id, (__force gfp_t)gfp_mask, at->order);
 
 		if (page)
 			virt_addr = (unsigned long)page_address(page);
 	} else {
-		virt_addr = __get_free_pages(gfp_mask, at->order);
+		virt_addr = __get_free_pages((__force gfp_t)gfp_mask, at->order);
 	}
 	if (virt_addr) {
 		nvsim_inc(chunks_fresh);
@@ -101,7 +104,7 @@ NV_STATUS PROBE_POINT nv_alloc_system_pages(nv_state_t *nv, nv_alloc_t *at)
 	 * The pool gate (nv-vm.c:981-983): remembered in flags.pool, so the
 	 * free path admits to the pool exactly what was allowed to come from it.
 	 */
-	at->flags.pool = !(gfp_mask & GFP_DMA32) && at->flags.zeroed &&
+	at->flags.pool = !(gfp_mask & NV_GFP(GFP_DMA32)) && at->flags.zeroed &&
 			 (at->cache_type == NV_MEMORY_CACHED || num_online_nodes() <= 1);
 
 	if (page_pool && at->flags.pool)
@@ -169,11 +172,11 @@ void PROBE_POINT nv_free_system_pages(nv_alloc_t *at)
  */
 static PROBE_POINT NV_STATUS nv_alloc_coherent_pages(nv_state_t *nv, nv_alloc_t *at)
 {
-	unsigned int gfp_mask = nv_compute_gfp_mask(nv, at) & ~__GFP_COMP;
+	unsigned int gfp_mask = nv_compute_gfp_mask(nv, at) & ~NV_GFP(__GFP_COMP);
 	unsigned long virt_addr;
 	unsigned int i;
 
-	virt_addr = __get_free_pages(gfp_mask, at->order);
+	virt_addr = __get_free_pages((__force gfp_t)gfp_mask, at->order);
 	if (!virt_addr) {
 		pr_warn_ratelimited("nvsim: %s: order %u failed\n", __func__, at->order);
 		return NV_ERR_NO_MEMORY;
