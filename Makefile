@@ -9,7 +9,7 @@ PROGS_OUT ?= $(TOP)/build/progs
 CC_PROGS ?= gcc
 PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/tests/nvsim
 
-PROGS := cuinit memhog ptdecode
+PROGS := cuinit memhog ptdecode stopwatch
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
 .PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help
@@ -26,7 +26,8 @@ progs: $(PROG_BINS)
 
 $(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
-$(PROGS_OUT)/ptdecode: tools/ptdecode.c include/uapi/pagetrail.h
+$(PROGS_OUT)/ptdecode: tools/ptdecode.c include/uapi/pagetrail.h include/uapi/pagetrail_text.h
+$(PROGS_OUT)/stopwatch: tests/progs/stopwatch.c
 $(PROG_BINS):
 	@mkdir -p $(PROGS_OUT)
 	$(CC_PROGS) $(PROG_CFLAGS) -o $@ $(filter %.c,$^)
