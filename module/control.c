@@ -26,7 +26,8 @@ static const struct {
 	{ "freeze_on_anomaly", PT_CMD_FREEZE_ON_ANOMALY, true },
 };
 
-int pt_control_parse(const char *buf, size_t len, struct pt_cmd *cmd, const char **why)
+int pt_control_parse(const char *buf, size_t len, struct pt_cmd *cmd,
+		     const char **why)
 {
 	char line[PT_CMD_MAX + 1];
 	char *word, *value;

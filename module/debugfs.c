@@ -29,8 +29,9 @@ static const struct pt_profile *pt_dbg_prof;
 static int pt_control_show(struct seq_file *m, void *v)
 {
 	pt_target_show(m);
-	seq_printf(m, "frozen=%d\noverwrite=%d\nfreeze_on_anomaly=%d\n", pt_ring_frozen(),
-		   pt_ring_overwrite(), pt_events_freeze_on_anomaly());
+	seq_printf(m, "frozen=%d\noverwrite=%d\nfreeze_on_anomaly=%d\n",
+		   pt_ring_frozen(), pt_ring_overwrite(),
+		   pt_events_freeze_on_anomaly());
 	return 0;
 }
 
@@ -39,8 +40,8 @@ static int pt_control_open(struct inode *inode, struct file *file)
 	return single_open(file, pt_control_show, NULL);
 }
 
-static ssize_t pt_control_write(struct file *file, const char __user *ubuf, size_t len,
-				loff_t *ppos)
+static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
+				size_t len, loff_t *ppos)
 {
 	char buf[72];
 	struct pt_cmd cmd;
@@ -109,23 +110,32 @@ static int pt_stats_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	pt_target_show(m);
 	pt_ring_get_stats(&rs);
-	seq_printf(m, "ring_produced=%llu\nring_read=%llu\nring_buffered=%llu\n"
-		   "ring_overwritten=%llu\nring_dropped_full=%llu\nring_dropped_frozen=%llu\n"
-		   "ring_lost=%llu\nring_unaccounted=%lld\n",
-		   rs.produced, rs.read, rs.buffered, rs.overwritten, rs.dropped_full,
-		   rs.dropped_frozen, pt_ring_lost(&rs), pt_ring_unaccounted(&rs));
+	seq_printf(
+		m,
+		"ring_produced=%llu\nring_read=%llu\nring_buffered=%llu\n"
+		"ring_overwritten=%llu\nring_dropped_full=%llu\nring_dropped_frozen=%llu\n"
+		"ring_lost=%llu\nring_unaccounted=%lld\n",
+		rs.produced, rs.read, rs.buffered, rs.overwritten,
+		rs.dropped_full, rs.dropped_frozen, pt_ring_lost(&rs),
+		pt_ring_unaccounted(&rs));
 	pt_tracker_get_stats(ts);
-	seq_printf(m, "tracked=%llu\ncapacity=%llu\nrecycled=%llu\ntracker_full=%llu\n"
-		   "gaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n",
-		   ts->tracked, ts->capacity, ts->recycled, ts->full, ts->gaps, ts->anomalies,
-		   ts->anomalies_dropped);
+	seq_printf(
+		m,
+		"tracked=%llu\ncapacity=%llu\nrecycled=%llu\ntracker_full=%llu\n"
+		"gaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n",
+		ts->tracked, ts->capacity, ts->recycled, ts->full, ts->gaps,
+		ts->anomalies, ts->anomalies_dropped);
 	for (i = 1; i < PT_ROLE_MAX; i++)
-		seq_printf(m, "events_%s=%llu\n", pt_role_name(i), ts->events_by_role[i]);
+		seq_printf(m, "events_%s=%llu\n", pt_role_name(i),
+			   ts->events_by_role[i]);
 	for (i = 1; i < PT_AN_MAX; i++)
-		seq_printf(m, "anomaly_%s=%llu\n", pt_anomaly_name(i), ts->anomalies_by_kind[i]);
+		seq_printf(m, "anomaly_%s=%llu\n", pt_anomaly_name(i),
+			   ts->anomalies_by_kind[i]);
 	pt_frames_get_stats(&fs);
-	seq_printf(m, "frames_overflow=%llu\nframes_unbalanced=%llu\nframes_in_use=%u\n",
-		   fs.overflow, fs.unbalanced, fs.in_use);
+	seq_printf(
+		m,
+		"frames_overflow=%llu\nframes_unbalanced=%llu\nframes_in_use=%u\n",
+		fs.overflow, fs.unbalanced, fs.in_use);
 	pt_dbg_prof->show_stats(m);
 	kfree(ts);
 	return 0;
@@ -143,9 +153,11 @@ static int pt_coverage_show(struct seq_file *m, void *v)
 	pt_dbg_prof->show_probes(m);
 	pt_tracker_get_stats(ts);
 	for (i = 1; i < PT_ROLE_MAX; i++)
-		seq_printf(m, "role=%s events=%llu gaps=%llu\n", pt_role_name(i),
-			   ts->events_by_role[i], ts->gaps_by_role[i]);
-	seq_printf(m, "gaps_total=%llu\ntracker_full=%llu\n", ts->gaps, ts->full);
+		seq_printf(m, "role=%s events=%llu gaps=%llu\n",
+			   pt_role_name(i), ts->events_by_role[i],
+			   ts->gaps_by_role[i]);
+	seq_printf(m, "gaps_total=%llu\ntracker_full=%llu\n", ts->gaps,
+		   ts->full);
 	kfree(ts);
 	return 0;
 }
@@ -174,7 +186,8 @@ static int pt_events_release(struct inode *inode, struct file *file)
 }
 
 /* Whole lines; a line that does not fit waits for the next read. */
-static ssize_t pt_events_read(struct file *file, char __user *ubuf, size_t count, loff_t *ppos)
+static ssize_t pt_events_read(struct file *file, char __user *ubuf,
+			      size_t count, loff_t *ppos)
 {
 	struct pt_text_reader *r = file->private_data;
 	struct pagetrail_record rec;
@@ -184,7 +197,8 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf, size_t count
 		if (r->off == r->len) {
 			if (!pt_ring_read(&rec))
 				break;
-			r->len = pt_record_format(&rec, r->line, sizeof(r->line));
+			r->len = pt_record_format(&rec, r->line,
+						  sizeof(r->line));
 			r->off = 0;
 		}
 		n = min(count - done, r->len - r->off);
@@ -205,8 +219,8 @@ static const struct file_operations pt_events_fops = {
 };
 
 /* The header at offset 0 of every open, then whole records until empty. */
-static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf, size_t count,
-				  loff_t *ppos)
+static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf,
+				  size_t count, loff_t *ppos)
 {
 	struct pagetrail_file_header hdr;
 	struct pagetrail_record rec;
@@ -221,7 +235,7 @@ static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf, size_t c
 		done = sizeof(hdr);
 	}
 	if (count - done < sizeof(rec) && done == 0)
-		return -EINVAL;	/* would lose a record: the reader's buffer is too small */
+		return -EINVAL; /* would lose a record: the reader's buffer is too small */
 	while (count - done >= sizeof(rec) && pt_ring_read(&rec)) {
 		if (copy_to_user(ubuf + done, &rec, sizeof(rec)))
 			return done ? done : -EFAULT;
@@ -260,7 +274,9 @@ static void *pt_pages_next_used(struct seq_file *m, loff_t *pos)
 static void *pt_pages_start(struct seq_file *m, loff_t *pos)
 {
 	if (*pos == 0)
-		seq_puts(m, "# pfn order state gen token prev_token alloc prev_alloc idx gaps anomalies last\n");
+		seq_puts(
+			m,
+			"# pfn order state gen token prev_token alloc prev_alloc idx gaps anomalies last\n");
 	return pt_pages_next_used(m, pos);
 }
 
@@ -277,15 +293,19 @@ static void pt_pages_stop(struct seq_file *m, void *v)
 static int pt_pages_show(struct seq_file *m, void *v)
 {
 	const struct pt_page_view *p = &((struct pt_pages_iter *)v)->view;
-	const struct pt_hist *h = p->hist_len ? &p->hist[p->hist_len - 1] : NULL;
+	const struct pt_hist *h = p->hist_len ? &p->hist[p->hist_len - 1] :
+						NULL;
 
-	seq_printf(m, "pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u gaps=%u anomalies=%u",
-		   p->pfn, p->order, pt_state_name(p->state), p->generation, p->token,
-		   p->prev_token, p->alloc_seq, p->prev_alloc_seq, p->index, p->gaps,
-		   p->anomalies);
+	seq_printf(
+		m,
+		"pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u gaps=%u anomalies=%u",
+		p->pfn, p->order, pt_state_name(p->state), p->generation,
+		p->token, p->prev_token, p->alloc_seq, p->prev_alloc_seq,
+		p->index, p->gaps, p->anomalies);
 	if (h)
-		seq_printf(m, " last=%s pid=%u comm=%.16s cpu=%u ts=%llu", pt_role_name(h->role),
-			   h->pid, h->comm, h->cpu, h->ts_ns);
+		seq_printf(m, " last=%s pid=%u comm=%.16s cpu=%u ts=%llu",
+			   pt_role_name(h->role), h->pid, h->comm, h->cpu,
+			   h->ts_ns);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -299,7 +319,8 @@ static const struct seq_operations pt_pages_sops = {
 
 static int pt_pages_open(struct inode *inode, struct file *file)
 {
-	return seq_open_private(file, &pt_pages_sops, sizeof(struct pt_pages_iter));
+	return seq_open_private(file, &pt_pages_sops,
+				sizeof(struct pt_pages_iter));
 }
 
 static const struct file_operations pt_pages_fops = {
@@ -324,33 +345,44 @@ static void pt_show_kinds(struct seq_file *m, u32 kinds)
 	}
 }
 
-static void pt_show_anomaly(struct seq_file *m, unsigned int i, const struct pt_anomaly_entry *a)
+static void pt_show_anomaly(struct seq_file *m, unsigned int i,
+			    const struct pt_anomaly_entry *a)
 {
 	const struct pagetrail_record *r = &a->rec;
 	unsigned int k;
 
 	seq_printf(m, "anomaly=%u kind=", i + 1);
 	pt_show_kinds(m, r->anomalies);
-	seq_printf(m, " seq=%llu role=%s cause=%s pfn=0x%llx order=%u state=%s->%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u",
-		   r->seq, pt_role_name(r->role), pt_cause_name(r->cause), r->pfn, r->order,
-		   pt_state_name(r->from_state), pt_state_name(r->to_state), r->generation,
-		   r->token, r->prev_token, r->alloc_seq, r->prev_alloc_seq, r->index);
+	seq_printf(
+		m,
+		" seq=%llu role=%s cause=%s pfn=0x%llx order=%u state=%s->%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u",
+		r->seq, pt_role_name(r->role), pt_cause_name(r->cause), r->pfn,
+		r->order, pt_state_name(r->from_state),
+		pt_state_name(r->to_state), r->generation, r->token,
+		r->prev_token, r->alloc_seq, r->prev_alloc_seq, r->index);
 	if (r->rflags & PT_RF_SAMPLED)
-		seq_printf(m, " ref=%d map=%d head=0x%llx corder=%u pflags=0x%x", r->refcount,
-			   r->mapcount, r->head_pfn, r->compound_order, r->page_flags);
-	seq_printf(m, " ret=%d pid=%u tgid=%u comm=%.16s cpu=%u ts=%llu\n", r->ret, r->pid,
-		   r->tgid, r->comm, r->cpu, r->ts_ns);
-	seq_printf(m, "  history pfn=0x%llx gen=%u gaps=%u (oldest first, last %u):\n",
-		   a->page.pfn, a->page.generation, a->page.gaps, a->page.hist_len);
+		seq_printf(m,
+			   " ref=%d map=%d head=0x%llx corder=%u pflags=0x%x",
+			   r->refcount, r->mapcount, r->head_pfn,
+			   r->compound_order, r->page_flags);
+	seq_printf(m, " ret=%d pid=%u tgid=%u comm=%.16s cpu=%u ts=%llu\n",
+		   r->ret, r->pid, r->tgid, r->comm, r->cpu, r->ts_ns);
+	seq_printf(
+		m,
+		"  history pfn=0x%llx gen=%u gaps=%u (oldest first, last %u):\n",
+		a->page.pfn, a->page.generation, a->page.gaps,
+		a->page.hist_len);
 	for (k = 0; k < a->page.hist_len; k++) {
 		const struct pt_hist *h = &a->page.hist[k];
 
-		seq_printf(m, "    ts=%llu role=%s cause=%s to=%s gen=%u token=%016llx pid=%u comm=%.16s cpu=%u%s%s%s\n",
-			   h->ts_ns, pt_role_name(h->role), pt_cause_name(h->cause),
-			   pt_state_name(h->to_state), h->generation, h->token, h->pid, h->comm,
-			   h->cpu, h->gap ? " gap=1" : "",
-			   h->anomaly ? " anomaly=" : "",
-			   h->anomaly ? pt_anomaly_name(h->anomaly) : "");
+		seq_printf(
+			m,
+			"    ts=%llu role=%s cause=%s to=%s gen=%u token=%016llx pid=%u comm=%.16s cpu=%u%s%s%s\n",
+			h->ts_ns, pt_role_name(h->role),
+			pt_cause_name(h->cause), pt_state_name(h->to_state),
+			h->generation, h->token, h->pid, h->comm, h->cpu,
+			h->gap ? " gap=1" : "", h->anomaly ? " anomaly=" : "",
+			h->anomaly ? pt_anomaly_name(h->anomaly) : "");
 	}
 	seq_puts(m, "  stack:\n");
 	for (k = 0; k < a->nr_stack; k++)
@@ -383,9 +415,11 @@ int pt_debugfs_init(const struct pt_profile *profile)
 	debugfs_create_file("stats", 0400, pt_dir, NULL, &pt_stats_fops);
 	debugfs_create_file("coverage", 0400, pt_dir, NULL, &pt_coverage_fops);
 	debugfs_create_file("events", 0400, pt_dir, NULL, &pt_events_fops);
-	debugfs_create_file("events.bin", 0400, pt_dir, NULL, &pt_events_bin_fops);
+	debugfs_create_file("events.bin", 0400, pt_dir, NULL,
+			    &pt_events_bin_fops);
 	debugfs_create_file("pages", 0400, pt_dir, NULL, &pt_pages_fops);
-	debugfs_create_file("anomalies", 0400, pt_dir, NULL, &pt_anomalies_fops);
+	debugfs_create_file("anomalies", 0400, pt_dir, NULL,
+			    &pt_anomalies_fops);
 	return 0;
 }
 

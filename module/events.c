@@ -36,7 +36,7 @@ static void pt_emit(const struct pagetrail_record *rec)
 {
 	pt_trace_record(rec);
 	if (rec->anomalies && READ_ONCE(pt_freeze_on_anomaly))
-		pt_ring_freeze(true);	/* keep the history that led here */
+		pt_ring_freeze(true); /* keep the history that led here */
 }
 
 /* A page observation: through the state machine, then out. */

@@ -15,7 +15,7 @@
 
 #define PT_FRAME_SLOTS_BITS 8
 #define PT_FRAME_SLOTS (1u << PT_FRAME_SLOTS_BITS)
-#define PT_FRAME_PROBE 16	/* slots tried from the hash position */
+#define PT_FRAME_PROBE 16 /* slots tried from the hash position */
 #define PT_FRAME_DEPTH 6
 
 struct pt_task_frames {

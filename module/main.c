@@ -16,11 +16,13 @@
 
 static char *target;
 module_param(target, charp, 0444);
-MODULE_PARM_DESC(target, "module to trace (default: the profile's driver, \"nvidia\")");
+MODULE_PARM_DESC(target,
+		 "module to trace (default: the profile's driver, \"nvidia\")");
 
 static bool attach = true;
 module_param(attach, bool, 0444);
-MODULE_PARM_DESC(attach, "attach at load, or as soon as the target loads (default 1)");
+MODULE_PARM_DESC(attach,
+		 "attach at load, or as soon as the target loads (default 1)");
 
 static unsigned int ring_kb = 4096;
 module_param(ring_kb, uint, 0444);
@@ -28,25 +30,34 @@ MODULE_PARM_DESC(ring_kb, "flight recorder size per CPU in KiB (default 4096)");
 
 static bool overwrite = true;
 module_param(overwrite, bool, 0444);
-MODULE_PARM_DESC(overwrite, "ring full: 1 overwrite the oldest records, 0 drop new ones (default 1)");
+MODULE_PARM_DESC(
+	overwrite,
+	"ring full: 1 overwrite the oldest records, 0 drop new ones (default 1)");
 
 static bool freeze_on_anomaly;
 module_param(freeze_on_anomaly, bool, 0444);
-MODULE_PARM_DESC(freeze_on_anomaly, "stop recording after the first anomaly (default 0)");
+MODULE_PARM_DESC(freeze_on_anomaly,
+		 "stop recording after the first anomaly (default 0)");
 
 static unsigned int max_pages = 16384;
 module_param(max_pages, uint, 0444);
-MODULE_PARM_DESC(max_pages, "chunks tracked at once (default 16384, ~470 bytes each)");
+MODULE_PARM_DESC(max_pages,
+		 "chunks tracked at once (default 16384, ~470 bytes each)");
 
 static unsigned int max_anomalies = 64;
 module_param(max_anomalies, uint, 0444);
-MODULE_PARM_DESC(max_anomalies, "anomalies kept with history and stack (default 64; more are counted)");
+MODULE_PARM_DESC(
+	max_anomalies,
+	"anomalies kept with history and stack (default 64; more are counted)");
 
 module_param_named(maxactive, pt_param_maxactive, int, 0444);
-MODULE_PARM_DESC(maxactive, "concurrent calls tracked per return probe (default 64)");
+MODULE_PARM_DESC(maxactive,
+		 "concurrent calls tracked per return probe (default 64)");
 
 module_param_named(backend, pt_param_backend, int, 0444);
-MODULE_PARM_DESC(backend, "probe backend: 0 auto (fprobe where available), 1 kprobes, 2 fprobe only");
+MODULE_PARM_DESC(
+	backend,
+	"probe backend: 0 auto (fprobe where available), 1 kprobes, 2 fprobe only");
 
 static const struct pt_profile *pt_profile = &pt_profile_nvidia;
 
@@ -82,7 +93,8 @@ static int pt_check_module_params(void)
 
 static int __init pagetrail_init(void)
 {
-	const char *tgt = target && *target ? target : pt_profile->default_target;
+	const char *tgt = target && *target ? target :
+					      pt_profile->default_target;
 	char why[160];
 	int ret;
 
@@ -92,7 +104,8 @@ static int __init pagetrail_init(void)
 	/* Refuse bad layouts before anything exists, whatever "attach" says. */
 	ret = pt_profile->check_params(why, sizeof(why));
 	if (ret) {
-		pr_err("refusing to load: %s (scripts/pagetrail-load finds the right values)\n", why);
+		pr_err("refusing to load: %s (scripts/pagetrail-load finds the right values)\n",
+		       why);
 		return ret;
 	}
 	pt_token_init();
@@ -113,8 +126,8 @@ static int __init pagetrail_init(void)
 	ret = pt_target_init(pt_profile, tgt, attach);
 	if (ret)
 		goto err_debugfs;
-	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages\n", pt_profile->name,
-		tgt, ring_kb, max_pages);
+	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages\n",
+		pt_profile->name, tgt, ring_kb, max_pages);
 	return 0;
 
 err_debugfs:

@@ -56,9 +56,11 @@ static int pt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 }
 NOKPROBE_SYMBOL(pt_kprobe_pre);
 
-static int pt_kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int pt_kretprobe_entry(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
 {
-	struct pt_probe *p = container_of(get_kretprobe(ri), struct pt_probe, rp);
+	struct pt_probe *p =
+		container_of(get_kretprobe(ri), struct pt_probe, rp);
 
 	PT_COUNT(p, hits);
 	if (p->entry(p, regs, ri->data)) {
@@ -72,7 +74,8 @@ NOKPROBE_SYMBOL(pt_kretprobe_entry);
 
 static int pt_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
-	struct pt_probe *p = container_of(get_kretprobe(ri), struct pt_probe, rp);
+	struct pt_probe *p =
+		container_of(get_kretprobe(ri), struct pt_probe, rp);
 
 	PT_COUNT(p, returns);
 	p->ret(p, regs, ri->data);
@@ -88,8 +91,9 @@ static int pt_probe_maxactive(const struct pt_probe *p)
 }
 
 #if PT_HAVE_FPROBE
-static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip, unsigned long ret_ip,
-			   struct pt_regs *regs, void *data)
+static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
+			   unsigned long ret_ip, struct pt_regs *regs,
+			   void *data)
 {
 	struct pt_probe *p = container_of(fp, struct pt_probe, fp);
 
@@ -104,8 +108,9 @@ static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip, unsigned l
 }
 NOKPROBE_SYMBOL(pt_fprobe_entry);
 
-static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip, unsigned long ret_ip,
-			   struct pt_regs *regs, void *data)
+static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
+			   unsigned long ret_ip, struct pt_regs *regs,
+			   void *data)
 {
 	struct pt_probe *p = container_of(fp, struct pt_probe, fp);
 
@@ -166,7 +171,8 @@ static void pt_counts_reset(unsigned int slot)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&pt_counts[slot], cpu), 0, sizeof(struct pt_probe_counts));
+		memset(per_cpu_ptr(&pt_counts[slot], cpu), 0,
+		       sizeof(struct pt_probe_counts));
 }
 
 void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum)
@@ -175,7 +181,8 @@ void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum)
 
 	memset(sum, 0, sizeof(*sum));
 	for_each_possible_cpu(cpu) {
-		const struct pt_probe_counts *c = per_cpu_ptr(&pt_counts[p->slot], cpu);
+		const struct pt_probe_counts *c =
+			per_cpu_ptr(&pt_counts[p->slot], cpu);
 
 		sum->hits += c->hits;
 		sum->filtered += c->filtered;
@@ -248,10 +255,12 @@ int pt_probes_attach(struct pt_probe *set, unsigned int n, const char *target)
 		set[i].error = ret;
 		set[i].backend = PT_BACKEND_NONE;
 		if (set[i].optional) {
-			pr_info("optional probe %s not planted (%d)\n", set[i].name, ret);
+			pr_info("optional probe %s not planted (%d)\n",
+				set[i].name, ret);
 			continue;
 		}
-		pr_err("cannot probe %s (%d); nothing attached\n", set[i].name, ret);
+		pr_err("cannot probe %s (%d); nothing attached\n", set[i].name,
+		       ret);
 		pt_probes_detach(set, i);
 		return ret;
 	}
@@ -299,7 +308,8 @@ static const char *pt_backend_name(enum pt_backend b)
 	}
 }
 
-void pt_probes_show(struct seq_file *m, const struct pt_probe *set, unsigned int n)
+void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
+		    unsigned int n)
 {
 	unsigned int i;
 
@@ -308,11 +318,15 @@ void pt_probes_show(struct seq_file *m, const struct pt_probe *set, unsigned int
 		struct pt_probe_counts c;
 
 		pt_probe_counts(p, &c);
-		seq_printf(m, "probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu\n",
-			   p->name[0] ? p->name : p->symbol, pt_backend_name(p->backend),
-			   p->backend != PT_BACKEND_NONE, p->error, c.hits, c.filtered, c.entries,
-			   c.returns, p->ret ? (s64)(c.entries - c.returns) : 0,
-			   pt_probe_missed(p));
+		seq_printf(
+			m,
+			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu\n",
+			p->name[0] ? p->name : p->symbol,
+			pt_backend_name(p->backend),
+			p->backend != PT_BACKEND_NONE, p->error, c.hits,
+			c.filtered, c.entries, c.returns,
+			p->ret ? (s64)(c.entries - c.returns) : 0,
+			pt_probe_missed(p));
 	}
 }
 

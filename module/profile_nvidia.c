@@ -31,23 +31,38 @@
 /* --- layout parameters ------------------------------------------------- */
 
 static struct pt_nv_layout nv = {
-	.alloc_size = -1, .alloc_usage_count = -1, .alloc_usage_size = -1, .alloc_pool_bit = -1,
-	.alloc_num_pages = -1, .alloc_order = -1, .alloc_page_table = -1,
-	.pte_size = -1, .pte_phys_addr = -1, .pte_virt_addr = -1,
-	.pool_size = -1, .pool_clean_list = -1, .pool_dirty_list = -1,
-	.pool_node_id = -1, .pool_order = -1, .pool_lock = -1, .pool_shrinker = -1,
-	.entry_virt_addr = -1, .entry_list_node = -1,
+	.alloc_size = -1,
+	.alloc_usage_count = -1,
+	.alloc_usage_size = -1,
+	.alloc_pool_bit = -1,
+	.alloc_num_pages = -1,
+	.alloc_order = -1,
+	.alloc_page_table = -1,
+	.pte_size = -1,
+	.pte_phys_addr = -1,
+	.pte_virt_addr = -1,
+	.pool_size = -1,
+	.pool_clean_list = -1,
+	.pool_dirty_list = -1,
+	.pool_node_id = -1,
+	.pool_order = -1,
+	.pool_lock = -1,
+	.pool_shrinker = -1,
+	.entry_virt_addr = -1,
+	.entry_list_node = -1,
 	.max_page_order = PT_NV_MAX_PAGE_ORDER,
 };
 
-#define PT_NV_PARAM(field, desc)						\
-	module_param_named(nv_##field, nv.field, int, 0444);		\
+#define PT_NV_PARAM(field, desc)                             \
+	module_param_named(nv_##field, nv.field, int, 0444); \
 	MODULE_PARM_DESC(nv_##field, desc)
 
 PT_NV_PARAM(alloc_size, "sizeof(nv_alloc_t)");
 PT_NV_PARAM(alloc_usage_count, "offsetof(nv_alloc_t, usage_count)");
-PT_NV_PARAM(alloc_usage_size, "sizeof(nv_alloc_t.usage_count): 4 (atomic_t) or 8 (atomic64_t)");
-PT_NV_PARAM(alloc_pool_bit, "bit offset of nv_alloc_t flags.pool (-1: unknown)");
+PT_NV_PARAM(alloc_usage_size,
+	    "sizeof(nv_alloc_t.usage_count): 4 (atomic_t) or 8 (atomic64_t)");
+PT_NV_PARAM(alloc_pool_bit,
+	    "bit offset of nv_alloc_t flags.pool (-1: unknown)");
 PT_NV_PARAM(alloc_num_pages, "offsetof(nv_alloc_t, num_pages)");
 PT_NV_PARAM(alloc_order, "offsetof(nv_alloc_t, order)");
 PT_NV_PARAM(alloc_page_table, "offsetof(nv_alloc_t, page_table)");
@@ -60,18 +75,23 @@ PT_NV_PARAM(pool_dirty_list, "offsetof(nv_page_pool_t, dirty_list)");
 PT_NV_PARAM(pool_node_id, "offsetof(nv_page_pool_t, node_id)");
 PT_NV_PARAM(pool_order, "offsetof(nv_page_pool_t, order)");
 PT_NV_PARAM(pool_lock, "offsetof(nv_page_pool_t, lock)");
-PT_NV_PARAM(pool_shrinker, "offsetof(nv_page_pool_t, _shrinker), kernels < 6.7 (-1: none)");
+PT_NV_PARAM(pool_shrinker,
+	    "offsetof(nv_page_pool_t, _shrinker), kernels < 6.7 (-1: none)");
 PT_NV_PARAM(entry_virt_addr, "offsetof(nv_page_pool_entry_t, virt_addr)");
 PT_NV_PARAM(entry_list_node, "offsetof(nv_page_pool_entry_t, list_node)");
-PT_NV_PARAM(max_page_order, "NV_MAX_PAGE_ORDER of the target (sysmem_page_pools dimension)");
+PT_NV_PARAM(max_page_order,
+	    "NV_MAX_PAGE_ORDER of the target (sysmem_page_pools dimension)");
 
 /* Upper bound on list walks: a corrupted list must not hang a probe. */
 #define PT_NV_WALK_MAX (1u << 20)
 
 struct pt_nv_stats {
-	atomic64_t decode_errors;	/* a read failed or a value was implausible */
-	atomic64_t take_mismatch;	/* chunks taken != chunks the pool said it gave */
-	atomic64_t reclaim_mismatch;	/* chunks freed != chunks the shrinker reported */
+	/* A read failed or a value was implausible. */
+	atomic64_t decode_errors;
+	/* Chunks seen taken != chunks the pool said it handed out. */
+	atomic64_t take_mismatch;
+	/* Chunks seen reclaimed != chunks the shrinker reported freed. */
+	atomic64_t reclaim_mismatch;
 	atomic64_t shrink_count_calls;
 	atomic64_t shrink_count_sum;
 	atomic64_t shrink_scan_calls;
@@ -84,7 +104,7 @@ struct pt_nv_stats {
 };
 
 static struct pt_nv_stats nv_stats;
-static unsigned long nv_pools_sym;	/* &sysmem_page_pools, 0 if unknown */
+static unsigned long nv_pools_sym; /* &sysmem_page_pools, 0 if unknown */
 
 /* --- safe reads of driver memory --------------------------------------- */
 
@@ -113,7 +133,9 @@ static bool nv_read_u32(unsigned long addr, u32 *v)
 static void nv_decode_error(const char *what, unsigned long obj)
 {
 	atomic64_inc(&nv_stats.decode_errors);
-	pr_warn_ratelimited("nvidia profile: implausible %s; check the layout parameters\n", what);
+	pr_warn_ratelimited(
+		"nvidia profile: implausible %s; check the layout parameters\n",
+		what);
 	pt_target_fail(what);
 }
 
@@ -138,9 +160,11 @@ static bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v)
 	return true;
 }
 
-static bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va)
+static bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx,
+			unsigned long *va)
 {
-	return nv_read_ulong(v->page_table + (unsigned long)idx * nv.pte_size + nv.pte_virt_addr,
+	return nv_read_ulong(v->page_table + (unsigned long)idx * nv.pte_size +
+				     nv.pte_virt_addr,
 			     va);
 }
 
@@ -234,13 +258,15 @@ static int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	return 0;
 }
 
-static void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
+static void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs,
+				 bool sample);
 
 struct nv_coherent_data {
 	unsigned long at;
 };
 
-static int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs,
+			     void *data)
 {
 	struct nv_coherent_data *d = data;
 
@@ -249,13 +275,16 @@ static int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *dat
 }
 
 /* The coherent path fills page_table itself, without nv_alloc_set_page. */
-static void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+static void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs,
+			    void *data)
 {
 	struct nv_coherent_data *d = data;
-	struct pt_obs obs = { .role = PT_ROLE_ASSIGN, .cause = PT_CAUSE_FRESH, .create = true };
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN,
+			      .cause = PT_CAUSE_FRESH,
+			      .create = true };
 	struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
 
-	if (regs_return_value(regs) != 0)	/* NV_OK */
+	if (regs_return_value(regs) != 0) /* NV_OK */
 		return;
 	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
 	nv_walk_alloc_chunks(d->at, &obs, true);
@@ -274,7 +303,8 @@ struct nv_set_page_data {
 	u32 idx;
 };
 
-static int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs,
+			     void *data)
 {
 	struct nv_set_page_data *d = data;
 
@@ -288,7 +318,8 @@ static int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *dat
  * nv_alloc_set_page(at, chunk, va) fills page_table[chunk << order ...]. At
  * return those entries are written: the first must hold what we were passed.
  */
-static void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+static void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs,
+			    void *data)
 {
 	struct nv_set_page_data *d = data;
 	struct nv_alloc_view av;
@@ -305,7 +336,8 @@ static void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data
 		return;
 	}
 	if (!nv_pte_virt(&av, first, &va) ||
-	    !nv_read_ulong(av.page_table + (unsigned long)first * nv.pte_size + nv.pte_phys_addr,
+	    !nv_read_ulong(av.page_table + (unsigned long)first * nv.pte_size +
+				   nv.pte_phys_addr,
 			   &phys))
 		return;
 	if (va != d->va || !virt_addr_valid((void *)va) || phys != __pa(va)) {
@@ -366,7 +398,8 @@ static int nv_move_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 static void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_move_data *d = data;
-	struct pt_frame *f = pt_frame_innermost(BIT(PT_CTX_TAKE) | BIT(PT_CTX_SHRINK));
+	struct pt_frame *f =
+		pt_frame_innermost(BIT(PT_CTX_TAKE) | BIT(PT_CTX_SHRINK));
 	struct nv_pool_view pool;
 	struct pt_obs obs = { .create = true };
 
@@ -397,7 +430,8 @@ static void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 
 /* --- admission: nv_mem_pool_free_pages ---------------------------------- */
 
-static void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample)
+static void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs,
+				 bool sample)
 {
 	struct nv_alloc_view av;
 	unsigned long va;
@@ -471,7 +505,8 @@ static int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	if (!f || !nv_read_ulong(f->obj + nv.pool_lock, &lock) || lock != sem)
 		return 1;
 	clean = f->obj + nv.pool_clean_list;
-	if (!nv_read_ulong(clean, &head) || head == clean || !nv_pool_read(f->obj, &pool))
+	if (!nv_read_ulong(clean, &head) || head == clean ||
+	    !nv_pool_read(f->obj, &pool))
 		return 0;
 	obs.order = pool.order;
 	obs.aux = nv_pool_aux(&pool);
@@ -500,7 +535,8 @@ static unsigned long nv_pool_of_shrinker(unsigned long shrinker)
 #if PT_SHRINKER_HAS_PRIVATE_DATA
 	unsigned long pool = 0;
 
-	nv_read_ulong(shrinker + offsetof(struct shrinker, private_data), &pool);
+	nv_read_ulong(shrinker + offsetof(struct shrinker, private_data),
+		      &pool);
 	return pool;
 #else
 	return nv.pool_shrinker >= 0 ? shrinker - nv.pool_shrinker : 0;
@@ -510,7 +546,8 @@ static unsigned long nv_pool_of_shrinker(unsigned long shrinker)
 static int nv_scan_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_frame_data *d = data;
-	unsigned long pool = nv_pool_of_shrinker(regs_get_kernel_argument(regs, 0));
+	unsigned long pool =
+		nv_pool_of_shrinker(regs_get_kernel_argument(regs, 0));
 
 	if (!pool)
 		return 1;
@@ -536,28 +573,33 @@ static void nv_scan_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 }
 
 /* nv_mem_pool_free_page_list(list, order): private (shrinker) or pool (destroy) list. */
-static int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs,
+			      void *data)
 {
 	struct nv_frame_data *d = data;
 	struct pt_obs obs = { .role = PT_ROLE_RECLAIM, .create = true };
-	struct pt_frame *outer = pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
+	struct pt_frame *outer =
+		pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
 	struct nv_pool_view pv;
 
 	obs.order = regs_get_kernel_argument(regs, 1);
-	obs.cause = outer && outer->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY : PT_CAUSE_SHRINKER;
+	obs.cause = outer && outer->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
+							    PT_CAUSE_SHRINKER;
 	if (outer && nv_pool_read(outer->obj, &pv))
 		obs.aux = nv_pool_aux(&pv);
 	d->f = pt_frame_push(PT_CTX_RECLAIM_FREE);
 	if (obs.order <= nv.max_page_order) {
-		u32 n = nv_walk_entries(regs_get_kernel_argument(regs, 0), &obs);
+		u32 n = nv_walk_entries(regs_get_kernel_argument(regs, 0),
+					&obs);
 
 		if (outer && outer->ctx == PT_CTX_SHRINK && !outer->count)
-			outer->count = n;	/* moved before we could see it */
+			outer->count = n; /* moved before we could see it */
 	}
 	return d->f ? 0 : 1;
 }
 
-static int nv_destroy_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_destroy_entry(struct pt_probe *p, struct pt_regs *regs,
+			    void *data)
 {
 	struct nv_frame_data *d = data;
 
@@ -575,7 +617,8 @@ struct nv_release_data {
 	unsigned long at;
 };
 
-static int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_release_entry(struct pt_probe *p, struct pt_regs *regs,
+			    void *data)
 {
 	struct nv_release_data *d = data;
 
@@ -604,7 +647,8 @@ static unsigned long nv_vma_alloc(unsigned long vma)
 {
 	unsigned long at = 0;
 
-	nv_read_ulong(vma + offsetof(struct vm_area_struct, vm_private_data), &at);
+	nv_read_ulong(vma + offsetof(struct vm_area_struct, vm_private_data),
+		      &at);
 	return at;
 }
 
@@ -638,7 +682,8 @@ static void nv_mmap_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pt_observe_event(&obs);
 }
 
-static int nv_mmap_helper_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_mmap_helper_entry(struct pt_probe *p, struct pt_regs *regs,
+				void *data)
 {
 	struct nv_frame_data *d = data;
 
@@ -649,7 +694,8 @@ static int nv_mmap_helper_entry(struct pt_probe *p, struct pt_regs *regs, void *
 	return 0;
 }
 
-static void nv_mmap_helper_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+static void nv_mmap_helper_ret(struct pt_probe *p, struct pt_regs *regs,
+			       void *data)
 {
 	struct nv_frame_data *d = data;
 	struct pt_frame *outer;
@@ -720,17 +766,20 @@ static void nv_vma_event(struct pt_regs *regs, u8 cause)
 	else if (at)
 		nv_read(at + nv.alloc_usage_count, &usage32, sizeof(usage32));
 	obs.token = pt_token(at);
-	obs.aux = nv.alloc_usage_size == sizeof(usage64) ? (u32)usage64 : (u32)usage32;
+	obs.aux = nv.alloc_usage_size == sizeof(usage64) ? (u32)usage64 :
+							   (u32)usage32;
 	pt_observe_event(&obs);
 }
 
-static int nv_vma_open_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_vma_open_entry(struct pt_probe *p, struct pt_regs *regs,
+			     void *data)
 {
 	nv_vma_event(regs, PT_CAUSE_VMA_OPEN);
 	return 0;
 }
 
-static int nv_vma_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+static int nv_vma_release_entry(struct pt_probe *p, struct pt_regs *regs,
+				void *data)
 {
 	nv_vma_event(regs, PT_CAUSE_VMA_CLOSE);
 	return 0;
@@ -740,9 +789,10 @@ static int nv_vma_release_entry(struct pt_probe *p, struct pt_regs *regs, void *
 
 static u8 nv_free_cause(void)
 {
-	struct pt_frame *f = pt_frame_innermost(BIT(PT_CTX_ADMIT) | BIT(PT_CTX_RELEASE) |
-						BIT(PT_CTX_RECLAIM_FREE) | BIT(PT_CTX_DESTROY) |
-						BIT(PT_CTX_SHRINK));
+	struct pt_frame *f =
+		pt_frame_innermost(BIT(PT_CTX_ADMIT) | BIT(PT_CTX_RELEASE) |
+				   BIT(PT_CTX_RECLAIM_FREE) |
+				   BIT(PT_CTX_DESTROY) | BIT(PT_CTX_SHRINK));
 
 	if (!f)
 		return PT_CAUSE_FOREIGN;
@@ -772,8 +822,8 @@ static void nv_tp_page_free(void *data, struct page *page, unsigned int order)
 	pt_observe(&obs);
 }
 
-static void nv_tp_page_alloc(void *data, struct page *page, unsigned int order, gfp_t gfp,
-			     int migratetype)
+static void nv_tp_page_alloc(void *data, struct page *page, unsigned int order,
+			     gfp_t gfp, int migratetype)
 {
 	struct pt_tp_hook *h = data;
 	struct pt_obs obs = { .role = PT_ROLE_ALLOC };
@@ -787,28 +837,38 @@ static void nv_tp_page_alloc(void *data, struct page *page, unsigned int order, 
 	atomic64_inc(&h->hits);
 	obs.pfn = pfn;
 	obs.order = order;
-	obs.cause = pt_frame_find(PT_CTX_ALLOC) ? PT_CAUSE_FRESH : PT_CAUSE_FOREIGN;
+	obs.cause = pt_frame_find(PT_CTX_ALLOC) ? PT_CAUSE_FRESH :
+						  PT_CAUSE_FOREIGN;
 	pt_sample_page(pfn, &obs);
 	pt_observe(&obs);
 }
 
 /* --- the probe set ------------------------------------------------------ */
 
-#define DRV(sym, e, r, dsz) { .symbol = sym, .in_target = true, .entry = e, .ret = r, .data_size = dsz }
-#define KERN(sym, e, r, dsz) { .symbol = sym, .entry = e, .ret = r, .data_size = dsz }
+#define DRV(sym, e, r, dsz)                                             \
+	{                                                               \
+		.symbol = sym, .in_target = true, .entry = e, .ret = r, \
+		.data_size = dsz                                        \
+	}
+#define KERN(sym, e, r, dsz)                                          \
+	{                                                             \
+		.symbol = sym, .entry = e, .ret = r, .data_size = dsz \
+	}
 #define FRAME sizeof(struct nv_frame_data)
 
 static struct pt_probe nv_probes[] = {
 	DRV("nv_alloc_system_pages", nv_alloc_entry, nv_frame_ret, FRAME),
 	DRV("nv_mem_pool_alloc_pages", nv_take_entry, nv_take_ret, FRAME),
-	DRV("nv_mem_pool_move_pages", nv_move_entry, nv_move_ret, sizeof(struct nv_move_data)),
+	DRV("nv_mem_pool_move_pages", nv_move_entry, nv_move_ret,
+	    sizeof(struct nv_move_data)),
 	DRV("nv_alloc_set_page", nv_set_page_entry, nv_set_page_ret,
 	    sizeof(struct nv_set_page_data)),
 	DRV("nv_mem_pool_free_pages", nv_admit_entry, nv_frame_ret, FRAME),
 	DRV("nv_mem_pool_worker", nv_worker_entry, nv_frame_ret, FRAME),
 	DRV("nv_mem_pool_shrinker_count", nv_count_entry, nv_count_ret, 0),
 	DRV("nv_mem_pool_shrinker_scan", nv_scan_entry, nv_scan_ret, FRAME),
-	DRV("nv_mem_pool_free_page_list", nv_free_list_entry, nv_frame_ret, FRAME),
+	DRV("nv_mem_pool_free_page_list", nv_free_list_entry, nv_frame_ret,
+	    FRAME),
 	DRV("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret, FRAME),
 	DRV("nv_free_system_pages", nv_release_entry, nv_release_ret,
 	    sizeof(struct nv_release_data)),
@@ -818,15 +878,19 @@ static struct pt_probe nv_probes[] = {
 	DRV("nv_free_contig_pages", nv_release_entry, nv_release_ret,
 	    sizeof(struct nv_release_data)),
 	DRV("nvidia_mmap", nv_mmap_entry, nv_mmap_ret, FRAME),
-	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret, FRAME),
+	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret,
+	    FRAME),
 	DRV("nvidia_vma_open", nv_vma_open_entry, NULL, 0),
 	DRV("nvidia_vma_release", nv_vma_release_entry, NULL, 0),
-	KERN("vm_insert_page", nv_insert_entry, nv_insert_ret, sizeof(struct nv_insert_data)),
+	KERN("vm_insert_page", nv_insert_entry, nv_insert_ret,
+	     sizeof(struct nv_insert_data)),
 	KERN("up", nv_up_entry, NULL, 0),
 };
 
-static struct pt_tp_hook nv_tp_free = { .name = "mm_page_free", .probe = nv_tp_page_free };
-static struct pt_tp_hook nv_tp_alloc = { .name = "mm_page_alloc", .probe = nv_tp_page_alloc };
+static struct pt_tp_hook nv_tp_free = { .name = "mm_page_free",
+					.probe = nv_tp_page_free };
+static struct pt_tp_hook nv_tp_alloc = { .name = "mm_page_alloc",
+					 .probe = nv_tp_page_alloc };
 
 /* --- validation ---------------------------------------------------------- */
 
@@ -839,7 +903,8 @@ static bool nv_list_head_sane(unsigned long head)
 {
 	unsigned long next, back;
 
-	if (!nv_read_ulong(head, &next) || !nv_read_ulong(next + sizeof(void *), &back))
+	if (!nv_read_ulong(head, &next) ||
+	    !nv_read_ulong(next + sizeof(void *), &back))
 		return false;
 	return back == head;
 }
@@ -865,24 +930,31 @@ static int nv_check_live_pools(const char *target)
 	}
 	for (node = 0; node < MAX_NUMNODES; node++) {
 		for (order = 0; order <= nv.max_page_order; order++) {
-			cell = nv_pools_sym + sizeof(void *) * (node * (nv.max_page_order + 1) + order);
+			cell = nv_pools_sym +
+			       sizeof(void *) *
+				       (node * (nv.max_page_order + 1) + order);
 			if (!nv_read_ulong(cell, &pool))
 				return -EFAULT;
 			if (!pool)
 				continue;
-			if (!nv_pool_read(pool, &pv) || pv.node != node || pv.order != order) {
+			if (!nv_pool_read(pool, &pv) || pv.node != node ||
+			    pv.order != order) {
 				pr_err("nvidia profile: pool [%u][%u] reads node_id=%u order=%u: nv_pool_node_id=%d/nv_pool_order=%d (or nv_max_page_order=%d) are wrong\n",
-				       node, order, pv.node, pv.order, nv.pool_node_id, nv.pool_order,
+				       node, order, pv.node, pv.order,
+				       nv.pool_node_id, nv.pool_order,
 				       nv.max_page_order);
 				return -EINVAL;
 			}
 			for (tries = 0; tries < 3; tries++)
-				if (nv_list_head_sane(pool + nv.pool_clean_list) &&
-				    nv_list_head_sane(pool + nv.pool_dirty_list))
+				if (nv_list_head_sane(pool +
+						      nv.pool_clean_list) &&
+				    nv_list_head_sane(pool +
+						      nv.pool_dirty_list))
 					break;
 			if (tries == 3) {
 				pr_err("nvidia profile: pool [%u][%u] lists are not list heads: nv_pool_clean_list=%d/nv_pool_dirty_list=%d are wrong\n",
-				       node, order, nv.pool_clean_list, nv.pool_dirty_list);
+				       node, order, nv.pool_clean_list,
+				       nv.pool_dirty_list);
 				return -EINVAL;
 			}
 			pools++;
@@ -926,15 +998,18 @@ static void nv_detach(void)
 static void nv_show_probes(struct seq_file *m)
 {
 	pt_probes_show(m, nv_probes, ARRAY_SIZE(nv_probes));
-	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%lld\n", nv_tp_free.name,
-		   nv_tp_free.registered, atomic64_read(&nv_tp_free.hits));
-	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%lld\n", nv_tp_alloc.name,
-		   nv_tp_alloc.registered, atomic64_read(&nv_tp_alloc.hits));
+	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%lld\n",
+		   nv_tp_free.name, nv_tp_free.registered,
+		   atomic64_read(&nv_tp_free.hits));
+	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%lld\n",
+		   nv_tp_alloc.name, nv_tp_alloc.registered,
+		   atomic64_read(&nv_tp_alloc.hits));
 }
 
 static void nv_show_stats(struct seq_file *m)
 {
-#define S(x) seq_printf(m, "nv_" #x "=%lld\n", (long long)atomic64_read(&nv_stats.x))
+#define S(x) \
+	seq_printf(m, "nv_" #x "=%lld\n", (long long)atomic64_read(&nv_stats.x))
 	S(decode_errors);
 	S(take_mismatch);
 	S(reclaim_mismatch);

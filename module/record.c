@@ -26,7 +26,8 @@ void pt_file_header_init(struct pagetrail_file_header *hdr, u32 nr_cpus)
  * hold a header, -EINVAL for a foreign file, -EPROTONOSUPPORT for another
  * ABI version, -EBADMSG when the sizes cannot describe our records.
  */
-int pt_file_header_check(const void *buf, size_t len, struct pagetrail_file_header *hdr)
+int pt_file_header_check(const void *buf, size_t len,
+			 struct pagetrail_file_header *hdr)
 {
 	if (len < sizeof(*hdr))
 		return -ENODATA;
@@ -43,14 +44,16 @@ int pt_file_header_check(const void *buf, size_t len, struct pagetrail_file_head
 }
 
 /* Decode one record; newer, longer records keep their known prefix. */
-int pt_record_decode(const void *buf, size_t len, const struct pagetrail_file_header *hdr,
+int pt_record_decode(const void *buf, size_t len,
+		     const struct pagetrail_file_header *hdr,
 		     struct pagetrail_record *rec)
 {
 	if (len < hdr->record_size)
 		return -ENODATA;
 	memcpy(rec, buf, sizeof(*rec));
 	if (rec->role >= PT_ROLE_MAX || rec->from_state >= PT_ST_MAX ||
-	    rec->to_state >= PT_ST_MAX || rec->anomaly >= PT_AN_MAX || rec->cause >= PT_CAUSE_MAX)
+	    rec->to_state >= PT_ST_MAX || rec->anomaly >= PT_AN_MAX ||
+	    rec->cause >= PT_CAUSE_MAX)
 		return -EBADMSG;
 	return 0;
 }
@@ -67,5 +70,6 @@ int pt_record_format(const struct pagetrail_record *r, char *buf, size_t size)
 	for (c = comm; *c; c++)
 		if (*c <= ' ' || *c == '=' || *c >= 0x7f)
 			*c = '_';
-	return scnprintf(buf, size, PAGETRAIL_TEXT_FMT, PAGETRAIL_TEXT_ARGS(r, comm));
+	return scnprintf(buf, size, PAGETRAIL_TEXT_FMT,
+			 PAGETRAIL_TEXT_ARGS(r, comm));
 }

@@ -17,15 +17,16 @@ struct pt_ring_cpu {
 
 static struct trace_buffer *pt_rb;
 static DEFINE_PER_CPU(struct pt_ring_cpu, pt_ring_cpu);
-static DEFINE_MUTEX(pt_ring_read_lock);	/* one consumer at a time */
-static u64 pt_ring_read_count;		/* under pt_ring_read_lock */
-static u64 pt_ring_overrun_base;	/* overruns before the last reset */
+static DEFINE_MUTEX(pt_ring_read_lock); /* one consumer at a time */
+static u64 pt_ring_read_count; /* under pt_ring_read_lock */
+static u64 pt_ring_overrun_base; /* overruns before the last reset */
 static bool pt_ring_frozen_flag;
 static bool pt_ring_overwrite_flag;
 
 int pt_ring_init(unsigned long bytes_per_cpu, bool overwrite)
 {
-	pt_rb = ring_buffer_alloc(bytes_per_cpu, overwrite ? RB_FL_OVERWRITE : 0);
+	pt_rb = ring_buffer_alloc(bytes_per_cpu,
+				  overwrite ? RB_FL_OVERWRITE : 0);
 	if (!pt_rb)
 		return -ENOMEM;
 	pt_ring_overwrite_flag = overwrite;
@@ -72,7 +73,8 @@ bool pt_ring_read(struct pagetrail_record *rec)
 		ev = ring_buffer_peek(pt_rb, cpu, &ts, NULL);
 		if (!ev)
 			continue;
-		seq = ((struct pagetrail_record *)ring_buffer_event_data(ev))->seq;
+		seq = ((struct pagetrail_record *)ring_buffer_event_data(ev))
+			      ->seq;
 		if (seq < oldest_seq) {
 			oldest_seq = seq;
 			oldest = cpu;

@@ -19,7 +19,8 @@ bool pt_state_owned(u8 state)
 	return state == PT_ST_ASSIGNED || state == PT_ST_MAPPED;
 }
 
-static void admit(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+static void admit(u8 from, const struct pt_rule_input *in,
+		  struct pt_rule_result *r)
 {
 	r->to = PT_ST_POOLED_DIRTY;
 	r->new_generation = true;
@@ -40,14 +41,15 @@ static void scrub(u8 from, struct pt_rule_result *r)
 {
 	r->to = PT_ST_POOLED_CLEAN;
 	if (from == PT_ST_POOLED_CLEAN)
-		r->record = false;	/* an old clean head, seen again */
+		r->record = false; /* an old clean head, seen again */
 	else if (from == PT_ST_UNTRACKED)
 		r->gap = true;
 	else if (from != PT_ST_POOLED_DIRTY && from != PT_ST_POOLED)
 		r->anomalies |= AN(SCRUB_UNPOOLED);
 }
 
-static void take(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+static void take(u8 from, const struct pt_rule_input *in,
+		 struct pt_rule_result *r)
 {
 	r->to = PT_ST_TAKEN;
 	switch (from) {
@@ -73,7 +75,8 @@ static void take(u8 from, const struct pt_rule_input *in, struct pt_rule_result 
 		r->anomalies |= AN(TAKE_ALIASED);
 }
 
-static void assign(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+static void assign(u8 from, const struct pt_rule_input *in,
+		   struct pt_rule_result *r)
 {
 	r->to = PT_ST_ASSIGNED;
 	if (pt_state_owned(from)) {
@@ -85,14 +88,14 @@ static void assign(u8 from, const struct pt_rule_input *in, struct pt_rule_resul
 			return;
 		if (from == PT_ST_UNTRACKED || from == PT_ST_POOLED_DIRTY ||
 		    from == PT_ST_POOLED_CLEAN || from == PT_ST_POOLED)
-			r->gap = true;	/* admission or take not seen */
+			r->gap = true; /* admission or take not seen */
 		else
 			r->anomalies |= AN(TAKE_UNPOOLED);
 		return;
 	}
 	/* A fresh allocation from the buddy allocator. */
 	if (from == PT_ST_RELEASED)
-		r->gap = true;		/* the final free was not seen */
+		r->gap = true; /* the final free was not seen */
 	else if (pt_state_pooled(from))
 		r->anomalies |= AN(ALLOC_WHILE_OWNED);
 }
@@ -101,7 +104,7 @@ static void reclaim(u8 from, struct pt_rule_result *r)
 {
 	r->to = PT_ST_RECLAIMING;
 	if (from == PT_ST_RECLAIMING)
-		r->record = false;	/* walked again by the free list */
+		r->record = false; /* walked again by the free list */
 	else if (from == PT_ST_UNTRACKED)
 		r->gap = true;
 	else if (from != PT_ST_POOLED_DIRTY && from != PT_ST_POOLED_CLEAN &&
@@ -109,7 +112,8 @@ static void reclaim(u8 from, struct pt_rule_result *r)
 		r->anomalies |= AN(RECLAIM_UNPOOLED);
 }
 
-static void free_to_buddy(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+static void free_to_buddy(u8 from, const struct pt_rule_input *in,
+			  struct pt_rule_result *r)
 {
 	r->to = PT_ST_FREED;
 	switch (from) {
@@ -118,7 +122,7 @@ static void free_to_buddy(u8 from, const struct pt_rule_input *in, struct pt_rul
 		r->record = false;
 		return;
 	case PT_ST_RELEASED:
-		return;		/* the last outside holder let go */
+		return; /* the last outside holder let go */
 	case PT_ST_RECLAIMING:
 		if (in->cause == PT_CAUSE_RECLAIM)
 			return;
@@ -126,12 +130,12 @@ static void free_to_buddy(u8 from, const struct pt_rule_input *in, struct pt_rul
 		return;
 	case PT_ST_POOLED_DIRTY:
 		if (in->cause == PT_CAUSE_REJECT)
-			return;	/* admission declined it after all */
+			return; /* admission declined it after all */
 		fallthrough;
 	case PT_ST_POOLED_CLEAN:
 	case PT_ST_POOLED:
 		if (in->cause == PT_CAUSE_RECLAIM) {
-			r->gap = true;	/* removal from the pool not seen */
+			r->gap = true; /* removal from the pool not seen */
 			return;
 		}
 		r->anomalies |= AN(FREE_WHILE_POOLED);
@@ -144,7 +148,7 @@ static void free_to_buddy(u8 from, const struct pt_rule_input *in, struct pt_rul
 		if (in->cause == PT_CAUSE_DIRECT)
 			return;
 		if (in->cause == PT_CAUSE_REJECT) {
-			r->gap = true;	/* its admission was not seen */
+			r->gap = true; /* its admission was not seen */
 			return;
 		}
 		r->anomalies |= AN(FREE_WHILE_ASSIGNED);
@@ -161,7 +165,8 @@ static void release(u8 from, struct pt_rule_result *r)
 	}
 }
 
-static void buddy_alloc(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+static void buddy_alloc(u8 from, const struct pt_rule_input *in,
+			struct pt_rule_result *r)
 {
 	r->to = from;
 	if (from == PT_ST_RELEASED && in->cause == PT_CAUSE_FOREIGN) {
@@ -170,15 +175,18 @@ static void buddy_alloc(u8 from, const struct pt_rule_input *in, struct pt_rule_
 		r->gap = true;
 		return;
 	}
-	if (from == PT_ST_FREED || from == PT_ST_UNTRACKED || from == PT_ST_RELEASED) {
+	if (from == PT_ST_FREED || from == PT_ST_UNTRACKED ||
+	    from == PT_ST_RELEASED) {
 		/* The driver's own fresh allocation follows as ASSIGN. */
-		r->record = in->cause == PT_CAUSE_FOREIGN && from == PT_ST_FREED;
+		r->record = in->cause == PT_CAUSE_FOREIGN &&
+			    from == PT_ST_FREED;
 		return;
 	}
 	r->anomalies |= AN(ALLOC_WHILE_OWNED);
 }
 
-static void insert(u8 from, const struct pt_rule_input *in, struct pt_rule_result *r)
+static void insert(u8 from, const struct pt_rule_input *in,
+		   struct pt_rule_result *r)
 {
 	r->to = from;
 	if (from == PT_ST_FREED)
@@ -195,7 +203,8 @@ static void insert(u8 from, const struct pt_rule_input *in, struct pt_rule_resul
 		r->to = PT_ST_MAPPED;
 }
 
-void pt_rule_apply(u8 from, const struct pt_rule_input *in, struct pt_rule_result *out)
+void pt_rule_apply(u8 from, const struct pt_rule_input *in,
+		   struct pt_rule_result *out)
 {
 	bool unknown = from >= PT_ST_MAX;
 
@@ -255,7 +264,8 @@ static const char *const anomaly_names[] = { PAGETRAIL_ANOMALIES(PT_NAME) };
 static const char *const cause_names[] = { PAGETRAIL_CAUSES(PT_NAME) };
 #undef PT_NAME
 
-#define NAME_OR_UNKNOWN(tbl, i) ((i) < ARRAY_SIZE(tbl) && (tbl)[i] ? (tbl)[i] : "unknown")
+#define NAME_OR_UNKNOWN(tbl, i) \
+	((i) < ARRAY_SIZE(tbl) && (tbl)[i] ? (tbl)[i] : "unknown")
 
 const char *pt_role_name(u8 role)
 {

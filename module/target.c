@@ -16,7 +16,12 @@
 #include <pagetrail/probes.h>
 #include <pagetrail/frames.h>
 
-enum pt_target_state { PT_TGT_DETACHED, PT_TGT_WAITING, PT_TGT_ATTACHED, PT_TGT_REFUSED };
+enum pt_target_state {
+	PT_TGT_DETACHED,
+	PT_TGT_WAITING,
+	PT_TGT_ATTACHED,
+	PT_TGT_REFUSED
+};
 
 static const char *const pt_target_state_names[] = {
 	[PT_TGT_DETACHED] = "detached",
@@ -25,17 +30,17 @@ static const char *const pt_target_state_names[] = {
 	[PT_TGT_REFUSED] = "refused",
 };
 
-static DEFINE_MUTEX(pt_target_lock);	/* state, attach and detach */
+static DEFINE_MUTEX(pt_target_lock); /* state, attach and detach */
 static const struct pt_profile *pt_prof;
 static char pt_target_name[MODULE_NAME_LEN];
 static enum pt_target_state pt_state;
 static int pt_target_error;
 static char pt_target_why[160];
 static unsigned int pt_attach_count;
-static bool pt_wanted;			/* attach whenever the target is live */
+static bool pt_wanted; /* attach whenever the target is live */
 static struct work_struct pt_attach_work;
 static struct work_struct pt_fail_work;
-static char pt_fail_why[160];		/* set once by pt_target_fail() */
+static char pt_fail_why[160]; /* set once by pt_target_fail() */
 static atomic_t pt_failing = ATOMIC_INIT(0);
 
 static bool pt_target_loaded(void)
@@ -43,7 +48,8 @@ static bool pt_target_loaded(void)
 	char sym[MODULE_NAME_LEN + 32];
 
 	/* Any symbol of the profile's probe set will do: its first function. */
-	snprintf(sym, sizeof(sym), "%s:%s", pt_target_name, pt_prof->anchor_symbol);
+	snprintf(sym, sizeof(sym), "%s:%s", pt_target_name,
+		 pt_prof->anchor_symbol);
 	return pt_lookup_symbol(sym) != 0;
 }
 
@@ -56,7 +62,8 @@ static int pt_target_attach_locked(void)
 	pt_wanted = true;
 	ret = pt_prof->check_params(pt_target_why, sizeof(pt_target_why));
 	if (ret) {
-		pr_err("refusing to attach to %s: %s\n", pt_target_name, pt_target_why);
+		pr_err("refusing to attach to %s: %s\n", pt_target_name,
+		       pt_target_why);
 		pt_state = PT_TGT_REFUSED;
 		pt_target_error = ret;
 		return ret;
@@ -71,8 +78,10 @@ static int pt_target_attach_locked(void)
 	pt_frames_reset();
 	ret = pt_prof->attach(pt_target_name);
 	if (ret) {
-		snprintf(pt_target_why, sizeof(pt_target_why), "attach failed (%d), see dmesg", ret);
-		pr_err("not attached to %s (%d); nothing is planted\n", pt_target_name, ret);
+		snprintf(pt_target_why, sizeof(pt_target_why),
+			 "attach failed (%d), see dmesg", ret);
+		pr_err("not attached to %s (%d); nothing is planted\n",
+		       pt_target_name, ret);
 		pt_state = PT_TGT_REFUSED;
 		pt_target_error = ret;
 		return ret;
@@ -150,7 +159,8 @@ void pt_target_fail(const char *why)
 	schedule_work(&pt_fail_work);
 }
 
-static int pt_module_event(struct notifier_block *nb, unsigned long action, void *data)
+static int pt_module_event(struct notifier_block *nb, unsigned long action,
+			   void *data)
 {
 	struct module *mod = data;
 
@@ -163,16 +173,19 @@ static int pt_module_event(struct notifier_block *nb, unsigned long action, void
 		mutex_lock(&pt_target_lock);
 		if (pt_state == PT_TGT_ATTACHED) {
 			pt_target_detach_locked(PT_TGT_WAITING);
-			pr_info("%s is unloading; waiting for it to come back\n", pt_target_name);
+			pr_info("%s is unloading; waiting for it to come back\n",
+				pt_target_name);
 		}
 		mutex_unlock(&pt_target_lock);
 	}
 	return NOTIFY_DONE;
 }
 
-static struct notifier_block pt_module_nb = { .notifier_call = pt_module_event };
+static struct notifier_block pt_module_nb = { .notifier_call =
+						      pt_module_event };
 
-int pt_target_init(const struct pt_profile *profile, const char *target, bool attach)
+int pt_target_init(const struct pt_profile *profile, const char *target,
+		   bool attach)
 {
 	int ret;
 
@@ -210,9 +223,10 @@ void pt_target_exit(void)
 void pt_target_show(struct seq_file *m)
 {
 	mutex_lock(&pt_target_lock);
-	seq_printf(m, "state=%s\ntarget=%s\nprofile=%s\nattaches=%u\nerror=%d\n",
-		   pt_target_state_names[pt_state], pt_target_name, pt_prof->name,
-		   pt_attach_count, pt_target_error);
+	seq_printf(m,
+		   "state=%s\ntarget=%s\nprofile=%s\nattaches=%u\nerror=%d\n",
+		   pt_target_state_names[pt_state], pt_target_name,
+		   pt_prof->name, pt_attach_count, pt_target_error);
 	if (pt_target_why[0])
 		seq_printf(m, "reason=%s\n", pt_target_why);
 	mutex_unlock(&pt_target_lock);

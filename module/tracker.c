@@ -21,10 +21,10 @@
 #define PT_FILTER_BITS 20
 
 struct pt_entry {
-	struct hlist_node node;		/* hash bucket, or the free list */
-	struct list_head freed_link;	/* FIFO of FREED entries, for recycling */
+	struct hlist_node node; /* hash bucket, or the free list */
+	struct list_head freed_link; /* FIFO of FREED entries, for recycling */
 	struct pt_page_view v;
-	u8 hist_head;			/* next history slot to write */
+	u8 hist_head; /* next history slot to write */
 	bool in_use;
 };
 
@@ -36,7 +36,7 @@ static unsigned int pt_hash_bits;
 static HLIST_HEAD(pt_free_entries);
 static LIST_HEAD(pt_freed_fifo);
 static unsigned long *pt_filter;
-static u32 pt_orders_seen;		/* bit per chunk order ever tracked */
+static u32 pt_orders_seen; /* bit per chunk order ever tracked */
 static struct pt_tracker_stats pt_stats;
 
 static struct pt_anomaly_entry *pt_anomalies;
@@ -67,10 +67,12 @@ int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies)
 	pt_nr_entries = max_pages;
 	pt_hash_bits = ilog2(roundup_pow_of_two(max_pages));
 	pt_entries = kvcalloc(max_pages, sizeof(*pt_entries), GFP_KERNEL);
-	pt_buckets = kvcalloc(1u << pt_hash_bits, sizeof(*pt_buckets), GFP_KERNEL);
+	pt_buckets =
+		kvcalloc(1u << pt_hash_bits, sizeof(*pt_buckets), GFP_KERNEL);
 	pt_filter = bitmap_zalloc(1u << PT_FILTER_BITS, GFP_KERNEL);
 	pt_max_anomalies = max_anomalies;
-	pt_anomalies = kvcalloc(max_anomalies, sizeof(*pt_anomalies), GFP_KERNEL);
+	pt_anomalies =
+		kvcalloc(max_anomalies, sizeof(*pt_anomalies), GFP_KERNEL);
 	if (!pt_entries || !pt_buckets || !pt_filter || !pt_anomalies) {
 		pt_tracker_exit();
 		return -ENOMEM;
@@ -181,7 +183,8 @@ static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
 		e = hlist_entry(pt_free_entries.first, struct pt_entry, node);
 	} else if (!list_empty(&pt_freed_fifo)) {
 		/* Forget the chunk freed longest ago. */
-		e = list_first_entry(&pt_freed_fifo, struct pt_entry, freed_link);
+		e = list_first_entry(&pt_freed_fifo, struct pt_entry,
+				     freed_link);
 		list_del(&e->freed_link);
 		pt_stats.recycled++;
 		pt_stats.tracked--;
@@ -215,7 +218,8 @@ static void pt_entry_set_state(struct pt_entry *e, u8 to)
 	e->v.state = to;
 }
 
-static void pt_entry_push_history(struct pt_entry *e, const struct pagetrail_record *rec)
+static void pt_entry_push_history(struct pt_entry *e,
+				  const struct pagetrail_record *rec)
 {
 	struct pt_hist *h = &e->v.hist[e->hist_head];
 
@@ -277,8 +281,9 @@ static void pt_entry_update_owner(struct pt_entry *e, const struct pt_obs *obs,
 		e->v.generation++;
 }
 
-static void pt_fill_record(struct pagetrail_record *rec, const struct pt_obs *obs,
-			   const struct pt_entry *e, u8 from, const struct pt_rule_result *res)
+static void pt_fill_record(struct pagetrail_record *rec,
+			   const struct pt_obs *obs, const struct pt_entry *e,
+			   u8 from, const struct pt_rule_result *res)
 {
 	memset(rec, 0, sizeof(*rec));
 	pt_events_stamp(rec);
@@ -313,8 +318,9 @@ static void pt_fill_record(struct pagetrail_record *rec, const struct pt_obs *ob
 			rec->token = e->v.token;
 			rec->alloc_seq = e->v.alloc_seq;
 			rec->index = e->v.index + (u32)(obs->pfn - e->v.pfn);
+			/* Inserted through another allocation's VMA: name it. */
 			if (obs->owner_known && obs->token != e->v.token)
-				rec->prev_token = obs->token;	/* the VMA's allocation */
+				rec->prev_token = obs->token;
 		}
 	}
 	if (obs->sampled) {
@@ -333,7 +339,8 @@ static void pt_fill_record(struct pagetrail_record *rec, const struct pt_obs *ob
 	}
 }
 
-static void pt_store_anomaly_locked(const struct pagetrail_record *rec, const struct pt_entry *e)
+static void pt_store_anomaly_locked(const struct pagetrail_record *rec,
+				    const struct pt_entry *e)
 {
 	struct pt_anomaly_entry *a;
 
@@ -386,7 +393,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	u8 from;
 
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
-	e = obs->role == PT_ROLE_INSERT ? pt_find_containing(obs->pfn) : pt_find_exact(obs->pfn);
+	e = obs->role == PT_ROLE_INSERT ? pt_find_containing(obs->pfn) :
+					  pt_find_exact(obs->pfn);
 	if (!e && obs->create)
 		e = pt_entry_alloc(obs->pfn, obs->order);
 	else if (e && obs->create)
@@ -417,7 +425,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 }
 
 /* A record that is not a page transition (MAP, VMA), stamped in order. */
-void pt_tracker_record_event(const struct pt_obs *obs, struct pagetrail_record *rec)
+void pt_tracker_record_event(const struct pt_obs *obs,
+			     struct pagetrail_record *rec)
 {
 	unsigned long flags;
 

@@ -11,8 +11,8 @@ enum pt_cmd_op {
 	PT_CMD_FREEZE,
 	PT_CMD_THAW,
 	PT_CMD_RESET,
-	PT_CMD_OVERWRITE,		/* overwrite=0|1 */
-	PT_CMD_FREEZE_ON_ANOMALY,	/* freeze_on_anomaly=0|1 */
+	PT_CMD_OVERWRITE, /* overwrite=0|1 */
+	PT_CMD_FREEZE_ON_ANOMALY, /* freeze_on_anomaly=0|1 */
 };
 
 struct pt_cmd {
@@ -20,6 +20,7 @@ struct pt_cmd {
 	bool value;
 };
 
-int pt_control_parse(const char *buf, size_t len, struct pt_cmd *cmd, const char **why);
+int pt_control_parse(const char *buf, size_t len, struct pt_cmd *cmd,
+		     const char **why);
 
 #endif /* PAGETRAIL_CONTROL_H */

@@ -8,28 +8,28 @@
 /* The driver context a thread is in; profiles map their functions onto these. */
 enum pt_ctx {
 	PT_CTX_NONE = 0,
-	PT_CTX_ALLOC,		/* allocating an allocation's pages */
-	PT_CTX_TAKE,		/* taking chunks from the pool */
-	PT_CTX_ADMIT,		/* admitting an allocation's chunks to the pool */
-	PT_CTX_SCRUB,		/* pool scrubber pass */
-	PT_CTX_SHRINK,		/* shrinker scan */
-	PT_CTX_RECLAIM_FREE,	/* freeing a list of reclaimed chunks */
-	PT_CTX_DESTROY,		/* pool teardown */
-	PT_CTX_RELEASE,		/* freeing an allocation */
-	PT_CTX_MMAP,		/* the driver's mmap */
-	PT_CTX_MMAP_HELPER,	/* the part of mmap that inserts pages */
+	PT_CTX_ALLOC, /* allocating an allocation's pages */
+	PT_CTX_TAKE, /* taking chunks from the pool */
+	PT_CTX_ADMIT, /* admitting an allocation's chunks to the pool */
+	PT_CTX_SCRUB, /* pool scrubber pass */
+	PT_CTX_SHRINK, /* shrinker scan */
+	PT_CTX_RECLAIM_FREE, /* freeing a list of reclaimed chunks */
+	PT_CTX_DESTROY, /* pool teardown */
+	PT_CTX_RELEASE, /* freeing an allocation */
+	PT_CTX_MMAP, /* the driver's mmap */
+	PT_CTX_MMAP_HELPER, /* the part of mmap that inserts pages */
 	PT_CTX_MAX
 };
 
 struct pt_frame {
-	unsigned long obj;	/* the allocation, pool or VMA the function works on */
+	unsigned long obj; /* the allocation, pool or VMA the function works on */
 	u64 token;
-	u64 fail_pfn;		/* MMAP: the first page whose insert failed */
+	u64 fail_pfn; /* MMAP: the first page whose insert failed */
 	u32 alloc_seq;
-	u32 count;		/* TAKE/SHRINK: chunks seen; MMAP: inserts */
-	u32 failed;		/* MMAP: failed inserts */
-	int fail_ret;		/* MMAP: errno of the first failed insert */
-	int inner_ret;		/* MMAP: the helper's return value */
+	u32 count; /* TAKE/SHRINK: chunks seen; MMAP: inserts */
+	u32 failed; /* MMAP: failed inserts */
+	int fail_ret; /* MMAP: errno of the first failed insert */
+	int inner_ret; /* MMAP: the helper's return value */
 	u8 ctx;
 };
 
@@ -43,8 +43,8 @@ struct pt_frame *pt_frame_find(u8 ctx);
 struct pt_frame *pt_frame_innermost(u32 ctx_mask);
 
 struct pt_frames_stats {
-	u64 overflow;		/* no slot or too deep: the nesting was not recorded */
-	u64 unbalanced;		/* a return that was not the innermost frame */
+	u64 overflow; /* no slot or too deep: the nesting was not recorded */
+	u64 unbalanced; /* a return that was not the innermost frame */
 	unsigned int in_use;
 };
 void pt_frames_get_stats(struct pt_frames_stats *st);

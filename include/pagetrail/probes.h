@@ -17,20 +17,27 @@ struct pt_probe;
 struct seq_file;
 
 /* Entry: return nonzero to ignore this call (its return is not tracked). */
-typedef int (*pt_entry_fn)(struct pt_probe *p, struct pt_regs *regs, void *data);
-typedef void (*pt_return_fn)(struct pt_probe *p, struct pt_regs *regs, void *data);
+typedef int (*pt_entry_fn)(struct pt_probe *p, struct pt_regs *regs,
+			   void *data);
+typedef void (*pt_return_fn)(struct pt_probe *p, struct pt_regs *regs,
+			     void *data);
 
-enum pt_backend { PT_BACKEND_NONE, PT_BACKEND_KPROBE, PT_BACKEND_KRETPROBE, PT_BACKEND_FPROBE };
+enum pt_backend {
+	PT_BACKEND_NONE,
+	PT_BACKEND_KPROBE,
+	PT_BACKEND_KRETPROBE,
+	PT_BACKEND_FPROBE
+};
 
 struct pt_probe {
 	/* set by the profile */
 	const char *symbol;
-	bool in_target;		/* the symbol lives in the target module */
-	bool optional;		/* absence is reported, not an error */
+	bool in_target; /* the symbol lives in the target module */
+	bool optional; /* absence is reported, not an error */
 	pt_entry_fn entry;
-	pt_return_fn ret;	/* NULL: entry only */
-	size_t data_size;	/* per-call data shared by entry and return */
-	int maxactive;		/* concurrent calls tracked; 0: the module default */
+	pt_return_fn ret; /* NULL: entry only */
+	size_t data_size; /* per-call data shared by entry and return */
+	int maxactive; /* concurrent calls tracked; 0: the module default */
 	/* runtime */
 	char name[MODULE_NAME_LEN + KSYM_NAME_LEN + 2];
 	enum pt_backend backend;
@@ -40,14 +47,14 @@ struct pt_probe {
 #if PT_HAVE_FPROBE
 	struct fprobe fp;
 #endif
-	unsigned int slot;	/* index of its per-CPU counters */
+	unsigned int slot; /* index of its per-CPU counters */
 };
 
 /* Per-CPU, so that probes on hot kernel functions share no cache line. */
 struct pt_probe_counts {
-	u64 hits;		/* handler ran */
-	u64 filtered;		/* entry declined the call */
-	u64 entries;		/* entries whose return is tracked */
+	u64 hits; /* handler ran */
+	u64 filtered; /* entry declined the call */
+	u64 entries; /* entries whose return is tracked */
 	u64 returns;
 };
 
@@ -66,7 +73,8 @@ int pt_probes_attach(struct pt_probe *set, unsigned int n, const char *target);
 void pt_probes_detach(struct pt_probe *set, unsigned int n);
 unsigned long pt_probe_missed(const struct pt_probe *p);
 void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum);
-void pt_probes_show(struct seq_file *m, const struct pt_probe *set, unsigned int n);
+void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
+		    unsigned int n);
 
 int pt_tp_attach(struct pt_tp_hook *h);
 void pt_tp_detach(struct pt_tp_hook *h);
@@ -75,6 +83,6 @@ unsigned long pt_lookup_symbol(const char *name);
 int pt_probes_init(void);
 
 extern int pt_param_maxactive;
-extern int pt_param_backend;	/* 0 auto, 1 kprobe, 2 fprobe */
+extern int pt_param_backend; /* 0 auto, 1 kprobe, 2 fprobe */
 
 #endif /* PAGETRAIL_PROBES_H */

@@ -14,7 +14,8 @@ struct seq_file;
 struct pt_profile {
 	const char *name;
 	const char *default_target;
-	const char *anchor_symbol;	/* a function whose presence means "target loaded" */
+	const char *
+		anchor_symbol; /* a function whose presence means "target loaded" */
 	/* Parameters plausible? Checked at load, before anything is planted. */
 	int (*check_params)(char *why, size_t len);
 	/* Validate against the live target, then plant probes. */

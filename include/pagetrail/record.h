@@ -7,9 +7,12 @@
 #include <uapi/pagetrail.h>
 
 void pt_file_header_init(struct pagetrail_file_header *hdr, u32 nr_cpus);
-int pt_file_header_check(const void *buf, size_t len, struct pagetrail_file_header *hdr);
-int pt_record_decode(const void *buf, size_t len, const struct pagetrail_file_header *hdr,
+int pt_file_header_check(const void *buf, size_t len,
+			 struct pagetrail_file_header *hdr);
+int pt_record_decode(const void *buf, size_t len,
+		     const struct pagetrail_file_header *hdr,
 		     struct pagetrail_record *rec);
-int pt_record_format(const struct pagetrail_record *rec, char *buf, size_t size);
+int pt_record_format(const struct pagetrail_record *rec, char *buf,
+		     size_t size);
 
 #endif /* PAGETRAIL_RECORD_H */

@@ -8,12 +8,12 @@
 
 /* Every record produced ends up in exactly one of the other counters. */
 struct pt_ring_stats {
-	u64 produced;		/* records offered to the ring */
-	u64 read;		/* consumed by readers of events / events.bin */
-	u64 buffered;		/* still in the ring */
-	u64 overwritten;	/* overwrite mode: oldest records replaced */
-	u64 dropped_full;	/* stop mode: ring full; or the ring refused (nesting) */
-	u64 dropped_frozen;	/* recorder frozen (after an anomaly or by control) */
+	u64 produced; /* records offered to the ring */
+	u64 read; /* consumed by readers of events / events.bin */
+	u64 buffered; /* still in the ring */
+	u64 overwritten; /* overwrite mode: oldest records replaced */
+	u64 dropped_full; /* stop mode: ring full; or the ring refused (nesting) */
+	u64 dropped_frozen; /* recorder frozen (after an anomaly or by control) */
 };
 
 int pt_ring_init(unsigned long bytes_per_cpu, bool overwrite);

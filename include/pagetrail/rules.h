@@ -8,23 +8,24 @@
 
 /* What the observer knows when a role event hits a tracked chunk. */
 struct pt_rule_input {
-	u8 role;		/* enum pagetrail_role */
-	u8 cause;		/* enum pagetrail_cause */
-	bool sampled;		/* refcount below is valid */
-	int refcount;		/* page_count() of the page at the event */
-	int ret;		/* INSERT: vm_insert_page() return value */
-	bool owner_mismatch;	/* INSERT: the VMA's allocation does not own the chunk */
+	u8 role; /* enum pagetrail_role */
+	u8 cause; /* enum pagetrail_cause */
+	bool sampled; /* refcount below is valid */
+	int refcount; /* page_count() of the page at the event */
+	int ret; /* INSERT: vm_insert_page() return value */
+	bool owner_mismatch; /* INSERT: the VMA's allocation does not own the chunk */
 };
 
 struct pt_rule_result {
-	u8 to;			/* next state */
-	bool record;		/* false: a repeat observation, nothing to log */
-	bool gap;		/* the transition's predecessor was never observed */
-	bool new_generation;	/* a pool admission: generation + 1 */
-	u32 anomalies;		/* bit (1 << PT_AN_*) per anomaly raised */
+	u8 to; /* next state */
+	bool record; /* false: a repeat observation, nothing to log */
+	bool gap; /* the transition's predecessor was never observed */
+	bool new_generation; /* a pool admission: generation + 1 */
+	u32 anomalies; /* bit (1 << PT_AN_*) per anomaly raised */
 };
 
-void pt_rule_apply(u8 from, const struct pt_rule_input *in, struct pt_rule_result *out);
+void pt_rule_apply(u8 from, const struct pt_rule_input *in,
+		   struct pt_rule_result *out);
 u8 pt_first_anomaly(u32 anomalies);
 bool pt_state_pooled(u8 state);
 bool pt_state_owned(u8 state);

@@ -8,7 +8,8 @@
 struct pt_profile;
 struct seq_file;
 
-int pt_target_init(const struct pt_profile *profile, const char *target, bool attach);
+int pt_target_init(const struct pt_profile *profile, const char *target,
+		   bool attach);
 void pt_target_exit(void);
 int pt_target_attach(void);
 void pt_target_detach(void);

@@ -40,13 +40,13 @@ struct pt_page_view {
 	u8 order;
 	u8 state;
 	u8 hist_len;
-	struct pt_hist hist[PT_HIST_LEN];	/* oldest first */
+	struct pt_hist hist[PT_HIST_LEN]; /* oldest first */
 };
 
 /* The page facts a probe sampled, and who observed what. */
 struct pt_obs {
-	u64 pfn;		/* chunk head, or the page itself for INSERT */
-	u64 token;		/* owner allocation (ASSIGN/ADMIT/TAKE/INSERT) */
+	u64 pfn; /* chunk head, or the page itself for INSERT */
+	u64 token; /* owner allocation (ASSIGN/ADMIT/TAKE/INSERT) */
 	u32 alloc_seq;
 	u32 index;
 	u32 aux;
@@ -55,8 +55,8 @@ struct pt_obs {
 	u8 role;
 	u8 cause;
 	u8 order;
-	bool owner_known;	/* INSERT: token is the VMA's allocation */
-	bool create;		/* start tracking the chunk if unknown */
+	bool owner_known; /* INSERT: token is the VMA's allocation */
+	bool create; /* start tracking the chunk if unknown */
 	/* sampled page facts */
 	bool sampled;
 	int refcount;
@@ -74,15 +74,15 @@ struct pt_anomaly_entry {
 };
 
 struct pt_tracker_stats {
-	u64 tracked;		/* chunks in the table now */
+	u64 tracked; /* chunks in the table now */
 	u64 capacity;
-	u64 recycled;		/* freed chunks forgotten to make room */
-	u64 full;		/* observations lost: table full */
-	u64 gaps;		/* transitions whose predecessor was not observed */
+	u64 recycled; /* freed chunks forgotten to make room */
+	u64 full; /* observations lost: table full */
+	u64 gaps; /* transitions whose predecessor was not observed */
 	u64 gaps_by_role[PT_ROLE_MAX];
 	u64 anomalies;
 	u64 anomalies_by_kind[PT_AN_MAX];
-	u64 anomalies_dropped;	/* anomaly store full: counted, not stored */
+	u64 anomalies_dropped; /* anomaly store full: counted, not stored */
 	u64 events_by_role[PT_ROLE_MAX];
 };
 
@@ -92,7 +92,8 @@ void pt_tracker_reset(void);
 
 bool pt_tracker_maybe_tracked(u64 pfn);
 bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
-void pt_tracker_record_event(const struct pt_obs *obs, struct pagetrail_record *rec);
+void pt_tracker_record_event(const struct pt_obs *obs,
+			     struct pagetrail_record *rec);
 bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view);
 bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);
 unsigned int pt_tracker_slots(void);
