@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers shared by the pagetrail scenarios (busybox sh).
 
+. /pt/lib/nvsim.sh
 PT=/sys/kernel/debug/pagetrail
-NVSIM_STATS=/sys/kernel/debug/nvsim/stats
 
 # The 595.45.04 nv_alloc_t / nvidia_pte_t / entry layout and a 6.12
 # production pool layout: what the table source of pagetrail-load gives.
@@ -10,9 +10,6 @@ PT_LAYOUT_595="nv_alloc_size=112 nv_alloc_usage_count=16 nv_alloc_usage_size=8 n
 
 # kv KEY [FILE]: one value from a key=value file (default: pagetrail stats).
 kv() { grep "^$1=" "${2:-$PT/stats}" | head -n1 | cut -d= -f2-; }
-
-# nv KEY: one nvsim counter.
-nv() { kv "$1" "$NVSIM_STATS"; }
 
 # Load nvsim, then pagetrail through the loader (BTF where the kernel gives
 # modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail.

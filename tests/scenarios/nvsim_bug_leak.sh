@@ -3,8 +3,7 @@
 # allocation. Every assertion here passes, and on a kmemleak kernel the
 # runner must still fail the boot ("unreferenced object" at the final scan).
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 
 plan 5
 insmod /pt/modules/nvsim.ko

@@ -4,8 +4,7 @@
 # agree with what cuinit did and with each other, and unload returns every
 # page nvsim took.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 # Free memory in kB, counting the per-CPU free lists that MemFree leaves out.
 memfree() {
 	awk '/^MemFree:/ { print $2 }' /proc/meminfo
@@ -65,11 +64,7 @@ is "$(grep -c '^pool .* ok$' /tmp/sc.out)" "$((nodes * 3))" "self-check: every p
 dmesg | grep -q 'NVRM:'
 ok $((! $?)) "no NVRM error in the kernel log"
 
-rmmod nvsim
-ok $? "rmmod nvsim"
-bal=$(dmesg | grep 'nvsim: unload:' | tail -n1)
-diag "$bal"
-is "$(echo "$bal" | field balanced)" 1 "unload: nvsim's counters balance"
+nvsim_unload "nvsim's counters balance"
 is "$(echo "$bal" | field chunks_fresh)" "$(echo "$bal" | field chunks_freed)" "unload: chunks freed == chunks allocated"
 echo 3 > /proc/sys/vm/drop_caches
 free1=$(freekb)

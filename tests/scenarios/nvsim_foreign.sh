@@ -5,9 +5,7 @@
 # and its mmap fails: vm_insert_page -22 on exactly that pfn, NVRM line,
 # EAGAIN. nvsim then drops the chunk instead of freeing it twice.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-P=/sys/module/nvsim/parameters
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 
 plan 22
 insmod /pt/modules/nvsim.ko
@@ -44,9 +42,5 @@ is "$(nv chunks_contained)" 1 "the chunk was dropped when its allocation was fre
 echo 0 > $P/fault_foreign_put
 
 like "$(cat /sys/kernel/debug/nvsim/selfcheck | grep '^selfcheck ')" 'errors=0 ' "self-check passes"
-rmmod nvsim
-ok $? "rmmod nvsim"
-bal=$(dmesg | grep 'nvsim: unload:' | tail -n1)
-diag "$bal"
-is "$(echo "$bal" | field balanced)" 1 "unload: freed + contained == allocated"
+nvsim_unload "freed + contained == allocated"
 done_testing

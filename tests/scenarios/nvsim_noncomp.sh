@@ -4,9 +4,7 @@
 # refcount 0, so the mmap fails on page 1: vm_insert_page -22, the NVRM
 # line, -EAGAIN to userspace. With the mode off the same allocation maps.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-P=/sys/module/nvsim/parameters
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 
 plan 18
 insmod /pt/modules/nvsim.ko
@@ -35,10 +33,6 @@ is "$(nv allocs_live)" 0 "the failed mapping left no allocation behind"
 echo 0 > $P/fault_noncomp
 
 like "$(cat /sys/kernel/debug/nvsim/selfcheck | grep '^selfcheck ')" 'errors=0 ' "self-check passes"
-rmmod nvsim
-ok $? "rmmod nvsim"
-bal=$(dmesg | grep 'nvsim: unload:' | tail -n1)
-diag "$bal"
-is "$(echo "$bal" | field balanced)" 1 "unload: every page back"
+nvsim_unload "every page back"
 is "$(dmesg | grep -c 'NVRM:')" 1 "no other NVRM line"
 done_testing

@@ -4,9 +4,7 @@
 # handed to the next one. Nothing fails anywhere; nvsim's self-check names
 # the pfn that now has two owners, and it is the pinned one.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-P=/sys/module/nvsim/parameters
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 
 plan 17
 insmod /pt/modules/nvsim.ko
@@ -37,10 +35,6 @@ is "$(printf '0x%x' "$(nv fault_pin_pfn)") $(nv fault_pin_pid)" "$pfn $(grep '^c
 	"nvsim recorded the pinned pfn and the pinning thread"
 echo 0 > $P/fault_pinned_admit
 
-rmmod nvsim
-ok $? "rmmod nvsim"
-bal=$(dmesg | grep 'nvsim: unload:' | tail -n1)
-diag "$bal"
-is "$(echo "$bal" | field balanced)" 1 "unload: every page back"
+nvsim_unload "every page back"
 cmp_ok "$(dmesg | grep -c 'nvsim: selfcheck: pfn')" -ge 1 "the double-owner line is in the log"
 done_testing

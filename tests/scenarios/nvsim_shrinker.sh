@@ -3,8 +3,7 @@
 # shrinking (drop_caches=2) frees every pooled chunk, and memhog's
 # anonymous memory makes reclaim free pool chunks too.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 
 plan 17
 insmod /pt/modules/nvsim.ko
@@ -37,10 +36,6 @@ cmp_ok "$(nv chunks_reclaimed)" -gt "$r1" "nvsim: chunks_reclaimed grew under me
 cmp_ok "$(nv pool_pages_owned)" -lt "$owned" "nvsim: the pools shrank"
 
 like "$(cat /sys/kernel/debug/nvsim/selfcheck | grep '^selfcheck ')" 'errors=0 ' "self-check passes"
-rmmod nvsim
-ok $? "rmmod nvsim"
-bal=$(dmesg | grep 'nvsim: unload:' | tail -n1)
-diag "$bal"
-is "$(echo "$bal" | field balanced)" 1 "unload: every page back"
+nvsim_unload "every page back"
 is "$(echo "$bal" | field chunks_fresh)" "$(echo "$bal" | field chunks_freed)" "unload: chunks freed == chunks allocated"
 done_testing

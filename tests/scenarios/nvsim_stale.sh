@@ -5,9 +5,7 @@
 # Pages still in the pool map silently. With the mode off nvsim refuses the
 # dangling context instead of reading freed memory.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-P=/sys/module/nvsim/parameters
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 nvrm() { dmesg | grep -c 'NVRM: Userspace mapping creation failed \[-22\]!'; }
 
 plan 24
@@ -53,9 +51,5 @@ cmp_ok "$(nv fault_stale_graveyard)" -ge 3 "freed allocations were kept in the g
 echo 0 > $P/fault_stale_context
 
 like "$(cat /sys/kernel/debug/nvsim/selfcheck | grep '^selfcheck ')" 'errors=0 ' "self-check passes"
-rmmod nvsim
-ok $? "rmmod nvsim"
-bal=$(dmesg | grep 'nvsim: unload:' | tail -n1)
-diag "$bal"
-is "$(echo "$bal" | field balanced)" 1 "unload: every page back"
+nvsim_unload "every page back"
 done_testing

@@ -3,8 +3,7 @@
 # shipped driver inlines do not, the data symbols a tracer reads exist, and
 # NVreg_EnableSystemMemoryPools chooses the pools like the driver's does.
 . /pt/lib/tap.sh
-S=/sys/kernel/debug/nvsim/stats
-nv() { grep "^$1=" "${2:-$S}" | head -n1 | cut -d= -f2-; }
+. /pt/lib/nvsim.sh
 # Reading and grepping all of /proc/kallsyms is slow under TCG: keep nvsim's.
 ksym() { grep -E "^[0-9a-f]+ $1 $2[[:space:]]+\[nvsim\]\$" /tmp/kallsyms; }
 
