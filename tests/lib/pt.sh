@@ -21,6 +21,13 @@ pt_load() {
 	return $rc
 }
 
+# pt_layout: nvsim's layout parameters as the loader finds them, on one line
+# (BTF when nvsim is loaded and the kernel gives modules BTF, else DWARF).
+pt_layout() {
+	pagetrail-load --target nvsim --target-ko /pt/modules/nvsim.ko --dry-run 2>/dev/null |
+		grep '^nv_' | tr '\n' ' '
+}
+
 # pt_drain [USER-COMM]: consume the events text into /tmp/ev.txt and
 # summarise it into /tmp/evsum (see evsum.awk); ev KEY reads the summary.
 pt_drain() {

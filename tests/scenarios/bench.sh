@@ -7,8 +7,7 @@
 plan 4
 
 insmod /pt/modules/nvsim.ko
-good=$(pagetrail-load --target nvsim --target-ko /pt/modules/nvsim.ko --dry-run 2>/dev/null |
-	grep '^nv_' | tr '\n' ' ')
+good=$(pt_layout)
 run_all() { # LABEL
 	stopwatch 5 "$1/cuinit" -- cuinit --gens 3 --drain && stopwatch 9 "$1/faults" faults
 }

@@ -7,8 +7,7 @@
 . /pt/lib/pt.sh
 plan 16
 
-good=$(pagetrail-load --target nvsim --target-ko /pt/modules/nvsim.ko --source dwarf --dry-run 2>/dev/null |
-	grep '^nv_' | tr '\n' ' ')
+good=$(pt_layout)
 insmod /pt/modules/pagetrail.ko target=nvsim ring_kb=32768 $good
 ok $? "pagetrail loads before its target"
 is "$(kv state $PT/control)" waiting "state: waiting"
