@@ -109,7 +109,7 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	if (!ts)
 		return -ENOMEM;
 	pt_target_show(m);
-	pt_ring_get_stats(&rs);
+	pt_tracker_ring_stats(&rs);
 	seq_printf(
 		m,
 		"ring_produced=%llu\nring_read=%llu\nring_buffered=%llu\n"

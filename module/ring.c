@@ -18,7 +18,7 @@ struct pt_ring_cpu {
 static struct trace_buffer *pt_rb;
 static DEFINE_PER_CPU(struct pt_ring_cpu, pt_ring_cpu);
 static DEFINE_MUTEX(pt_ring_read_lock); /* one consumer at a time */
-static u64 pt_ring_read_count; /* under pt_ring_read_lock */
+static atomic64_t pt_ring_read_count;
 static u64 pt_ring_overrun_base; /* overruns before the last reset */
 static bool pt_ring_frozen_flag;
 static bool pt_ring_overwrite_flag;
@@ -84,7 +84,7 @@ bool pt_ring_read(struct pagetrail_record *rec)
 		ev = ring_buffer_consume(pt_rb, oldest, &ts, NULL);
 		if (ev) {
 			memcpy(rec, ring_buffer_event_data(ev), sizeof(*rec));
-			pt_ring_read_count++;
+			atomic64_inc(&pt_ring_read_count);
 			found = true;
 		}
 	}
@@ -140,17 +140,20 @@ void pt_ring_reset(void)
 		local64_set(&c->dropped_full, 0);
 		local64_set(&c->dropped_frozen, 0);
 	}
-	pt_ring_read_count = 0;
+	atomic64_set(&pt_ring_read_count, 0);
 	pt_ring_overrun_base = pt_ring_overruns();
 	mutex_unlock(&pt_ring_read_lock);
 }
 
+/*
+ * A snapshot. Exact (produced = read + buffered + lost) when writers are
+ * held off, which pt_tracker_ring_stats() does, and no reader is consuming.
+ */
 void pt_ring_get_stats(struct pt_ring_stats *st)
 {
 	int cpu;
 
 	memset(st, 0, sizeof(*st));
-	mutex_lock(&pt_ring_read_lock);
 	for_each_possible_cpu(cpu) {
 		struct pt_ring_cpu *c = per_cpu_ptr(&pt_ring_cpu, cpu);
 
@@ -158,8 +161,7 @@ void pt_ring_get_stats(struct pt_ring_stats *st)
 		st->dropped_full += local64_read(&c->dropped_full);
 		st->dropped_frozen += local64_read(&c->dropped_frozen);
 	}
-	st->read = pt_ring_read_count;
+	st->read = atomic64_read(&pt_ring_read_count);
 	st->buffered = ring_buffer_entries(pt_rb);
-	st->overwritten = pt_ring_overruns() - pt_ring_overrun_base;
-	mutex_unlock(&pt_ring_read_lock);
+	st->overwritten = pt_ring_overruns() - READ_ONCE(pt_ring_overrun_base);
 }

@@ -471,6 +471,16 @@ unsigned int pt_tracker_slots(void)
 	return pt_nr_entries;
 }
 
+/* Ring counters with every writer held off: all of them write under our lock. */
+void pt_tracker_ring_stats(struct pt_ring_stats *st)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	pt_ring_get_stats(st);
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+}
+
 void pt_tracker_get_stats(struct pt_tracker_stats *st)
 {
 	unsigned long flags;

@@ -98,6 +98,8 @@ bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view);
 bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);
 unsigned int pt_tracker_slots(void);
 void pt_tracker_get_stats(struct pt_tracker_stats *st);
+struct pt_ring_stats;
+void pt_tracker_ring_stats(struct pt_ring_stats *st);
 
 unsigned int pt_anomaly_count(void);
 bool pt_anomaly_copy(unsigned int i, struct pt_anomaly_entry *out);
