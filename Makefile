@@ -12,6 +12,14 @@ PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/te
 PROGS := cuinit memhog ptdecode stopwatch
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
+# The pagetrail command: every tools/pagetrail/*.c, dynamically linked
+# against Debian's libraries (json-c; the guest initramfs copies them).
+TOOL_SRCS := $(wildcard $(TOP)/tools/pagetrail/*.c)
+TOOL_HDRS := $(wildcard $(TOP)/tools/pagetrail/*.h)
+TOOL_CFLAGS ?= -O2 -g -Wall -Wextra -Werror -I$(TOP)/include -I$(TOP)/tools/pagetrail
+TOOL_LIBS ?= $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+TOOL_BIN := $(PROGS_OUT)/pagetrail
+
 .PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help
 
 all: modules
@@ -22,7 +30,11 @@ modules:
 tests: progs
 	$(MAKE) -C $(KDIR) M=$(TOP) PAGETRAIL_TESTS=1 modules
 
-progs: $(PROG_BINS)
+progs: $(PROG_BINS) $(TOOL_BIN)
+
+$(TOOL_BIN): $(TOOL_SRCS) $(TOOL_HDRS) include/uapi/pagetrail.h include/uapi/pagetrail_text.h
+	@mkdir -p $(PROGS_OUT)
+	$(CC_PROGS) $(TOOL_CFLAGS) $(shell pkg-config --cflags json-c 2>/dev/null) -o $@ $(TOOL_SRCS) $(TOOL_LIBS)
 
 $(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
