@@ -204,6 +204,13 @@ static const struct field_case refused[] = {
 	{ "entry list_node unset", F(entry_list_node), -1, "nv_entry_list_node is not set" },
 	{ "entry list_node misaligned", F(entry_list_node), 12, "nv_entry_list_node=12" },
 	{ "entry list_node on virt", F(entry_list_node), 0, "nv_entry_list_node=0" },
+	/* Offsets whose off + size wraps an int (F13): must not pass. */
+	{ "pte virt near INT_MAX", F(pte_virt_addr), 2147483640, "nv_pte_virt_addr=2147483640" },
+	{ "num_pages near INT_MAX", F(alloc_num_pages), 2147483644, "nv_alloc_num_pages=2147483644" },
+	{ "page_table near INT_MAX", F(alloc_page_table), 2147483640, "nv_alloc_page_table=2147483640" },
+	{ "pool lock near INT_MAX", F(pool_lock), 2147483640, "nv_pool_lock=2147483640" },
+	{ "entry virt near INT_MAX", F(entry_virt_addr), 2147483640, "nv_entry_virt_addr=2147483640" },
+	{ "entry list_node near INT_MAX", F(entry_list_node), 2147483632, "nv_entry_list_node=2147483632" },
 };
 
 KUNIT_ARRAY_PARAM(refused, refused, field_case_desc);

@@ -502,6 +502,24 @@ static void record_format_full_comm_without_nul(struct kunit *test)
 	expect_value(test, format_line(test, &r), "comm", "abcdefghijklmnop");
 }
 
+/*
+ * pages and anomalies print the comm stored at stamp time (F12): the
+ * sanitiser leaves one token, stops at the first NUL and clears the rest.
+ */
+static void comm_sanitize_forged_line_becomes_one_token(struct kunit *test)
+{
+	char comm[16] = "x\nanomaly=9 k";
+	char tail[16] = "ok";
+
+	comm[15] = 'z';
+	pt_comm_sanitize(comm, sizeof(comm));
+	KUNIT_EXPECT_STREQ(test, comm, "x_anomaly_9_k");
+	tail[3] = 'q'; /* bytes after the NUL are not a name */
+	pt_comm_sanitize(tail, sizeof(tail));
+	KUNIT_EXPECT_STREQ(test, tail, "ok");
+	KUNIT_EXPECT_EQ(test, tail[3], 0);
+}
+
 static void record_format_empty_comm_keeps_the_key(struct kunit *test)
 {
 	struct pagetrail_record r;
@@ -571,6 +589,7 @@ static struct kunit_case pt_record_cases[] = {
 	KUNIT_CASE(record_format_comm_spaces_and_equals_become_underscores),
 	KUNIT_CASE(record_format_comm_control_characters_keep_one_line),
 	KUNIT_CASE(record_format_full_comm_without_nul),
+	KUNIT_CASE(comm_sanitize_forged_line_becomes_one_token),
 	KUNIT_CASE(record_format_empty_comm_keeps_the_key),
 	KUNIT_CASE_PARAM(record_format_truncates_safely, format_size_gen_params),
 	{}

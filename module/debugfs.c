@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
+#include <linux/kallsyms.h>
 #include <pagetrail/debugfs.h>
 #include <pagetrail/control.h>
 #include <pagetrail/ring.h>
@@ -82,6 +83,10 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		break;
 	case PT_CMD_FREEZE_ON_ANOMALY:
 		pt_events_set_freeze_on_anomaly(cmd.value);
+		break;
+	case PT_CMD_DEVCG:
+		break;
+	case PT_CMD_DEVCG_MAJOR:
 		break;
 	}
 	return ret ? ret : len;
@@ -345,6 +350,18 @@ static void pt_show_kinds(struct seq_file *m, u32 kinds)
 	}
 }
 
+/*
+ * A return address by name only: once its module is gone %pS would print
+ * the raw address, and no kernel pointer leaves pagetrail.
+ */
+static void pt_show_frame(struct seq_file *m, unsigned long addr)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	sprint_symbol(sym, addr);
+	seq_printf(m, "    %s\n", strncmp(sym, "0x", 2) ? sym : "?");
+}
+
 static void pt_show_anomaly(struct seq_file *m, unsigned int i,
 			    const struct pt_anomaly_entry *a)
 {
@@ -386,7 +403,7 @@ static void pt_show_anomaly(struct seq_file *m, unsigned int i,
 	}
 	seq_puts(m, "  stack:\n");
 	for (k = 0; k < a->nr_stack; k++)
-		seq_printf(m, "    %pS\n", (void *)a->stack[k]);
+		pt_show_frame(m, a->stack[k]);
 }
 
 static int pt_anomalies_show(struct seq_file *m, void *v)

@@ -9,6 +9,7 @@
 #include <pagetrail/events.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/ring.h>
+#include <pagetrail/record.h>
 #include "trace.h"
 
 static atomic64_t pt_seq = ATOMIC64_INIT(0);
@@ -24,6 +25,8 @@ void pt_events_stamp(struct pagetrail_record *rec)
 		rec->pid = task_pid_nr(current);
 		rec->tgid = task_tgid_nr(current);
 		memcpy(rec->comm, current->comm, sizeof(rec->comm));
+		/* Once, here: pages, anomalies and tracepoints print it too. */
+		pt_comm_sanitize(rec->comm, sizeof(rec->comm));
 	} else {
 		rec->pid = 0;
 		rec->tgid = 0;

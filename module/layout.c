@@ -33,15 +33,16 @@ static int pt_check_fields(const char *sname, int ssize,
 			snprintf(why, len, "%s is not set", f[i].name);
 			return -EINVAL;
 		}
-		if (f[i].off % f[i].align) {
-			snprintf(why, len, "%s=%d is not %d-byte aligned",
-				 f[i].name, f[i].off, f[i].align);
-			return -EINVAL;
-		}
-		if (f[i].off + f[i].size > ssize) {
+		/* No sums of untrusted ints below: -fno-strict-overflow wraps. */
+		if (f[i].off > ssize - f[i].size) {
 			snprintf(why, len,
 				 "%s=%d (+%d) lies outside %s (size %d)",
 				 f[i].name, f[i].off, f[i].size, sname, ssize);
+			return -EINVAL;
+		}
+		if (f[i].off % f[i].align) {
+			snprintf(why, len, "%s=%d is not %d-byte aligned",
+				 f[i].name, f[i].off, f[i].align);
 			return -EINVAL;
 		}
 		for (j = 0; j < i; j++) {
@@ -137,13 +138,25 @@ static int pt_check_entry(const struct pt_nv_layout *l, char *why, size_t len)
 		{ "nv_entry_virt_addr", l->entry_virt_addr, 8, 8 },
 		{ "nv_entry_list_node", l->entry_list_node, 16, 8 },
 	};
-	int end = max(l->entry_virt_addr + 8, l->entry_list_node + 16);
+	int end;
 
 	if (l->entry_virt_addr < 0 || l->entry_list_node < 0) {
 		snprintf(why, len, "%s is not set",
 			 l->entry_virt_addr < 0 ? f[0].name : f[1].name);
 		return -EINVAL;
 	}
+	if (l->entry_virt_addr >= PT_MAX_STRUCT ||
+	    l->entry_list_node >= PT_MAX_STRUCT) {
+		snprintf(why, len, "%s=%d lies beyond %d bytes",
+			 l->entry_virt_addr >= PT_MAX_STRUCT ? f[0].name :
+							       f[1].name,
+			 l->entry_virt_addr >= PT_MAX_STRUCT ?
+				 l->entry_virt_addr :
+				 l->entry_list_node,
+			 PT_MAX_STRUCT);
+		return -EINVAL;
+	}
+	end = max(l->entry_virt_addr + 8, l->entry_list_node + 16);
 	return pt_check_fields("nv_page_pool_entry_t", end, f, ARRAY_SIZE(f),
 			       why, len);
 }

@@ -4,6 +4,8 @@
 
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/cpumask.h>
+#include <linux/mm.h>
 #include <pagetrail/ring.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/frames.h>
@@ -59,12 +61,22 @@ MODULE_PARM_DESC(
 	backend,
 	"probe backend: 0 auto (fprobe where available), 1 kprobes, 2 fprobe only");
 
+
+
 static const struct pt_profile *pt_profile = &pt_profile_nvidia;
 
 static int pt_check_module_params(void)
 {
 	if (ring_kb < 64 || ring_kb > (1u << 20)) {
 		pr_err("ring_kb=%u: must be 64..1048576\n", ring_kb);
+		return -EINVAL;
+	}
+	/* A flight recorder must not be what runs the machine out of memory. */
+	if ((u64)ring_kb * num_possible_cpus() >
+	    (u64)(totalram_pages() << (PAGE_SHIFT - 10)) / 4) {
+		pr_err("ring_kb=%u: %u CPUs x %u KiB is more than a quarter of RAM (%lu KiB)\n",
+		       ring_kb, num_possible_cpus(), ring_kb,
+		       totalram_pages() << (PAGE_SHIFT - 10));
 		return -EINVAL;
 	}
 	if (max_pages < 64 || max_pages > (1u << 22)) {
@@ -101,6 +113,11 @@ static int __init pagetrail_init(void)
 	ret = pt_check_module_params();
 	if (ret)
 		return ret;
+	if (strlen(tgt) >= MODULE_NAME_LEN) {
+		pr_err("target=%s: longer than a module name (%zu characters at most)\n",
+		       tgt, MODULE_NAME_LEN - 1);
+		return -EINVAL;
+	}
 	/* Refuse bad layouts before anything exists, whatever "attach" says. */
 	ret = pt_profile->check_params(why, sizeof(why));
 	if (ret) {
@@ -109,29 +126,33 @@ static int __init pagetrail_init(void)
 		return ret;
 	}
 	pt_token_init();
-	ret = pt_probes_init();
-	if (ret)
-		return ret;
 	ret = pt_ring_init((unsigned long)ring_kb << 10, overwrite);
-	if (ret)
+	if (ret) {
+		pr_err("ring_kb=%u: cannot allocate %u KiB on each of %u CPUs (%d); choose a smaller ring\n",
+		       ring_kb, ring_kb, num_possible_cpus(), ret);
 		return ret;
+	}
 	ret = pt_tracker_init(max_pages, max_anomalies);
-	if (ret)
+	if (ret) {
+		pr_err("max_pages=%u max_anomalies=%u: cannot allocate the tracker table (%d); choose smaller values\n",
+		       max_pages, max_anomalies, ret);
 		goto err_ring;
+	}
 	pt_frames_init();
 	pt_events_set_freeze_on_anomaly(freeze_on_anomaly);
-	ret = pt_debugfs_init(pt_profile);
-	if (ret)
-		goto err_tracker;
 	ret = pt_target_init(pt_profile, tgt, attach);
 	if (ret)
-		goto err_debugfs;
+		goto err_tracker;
+	/* Last: readers of control and stats need the target state to exist. */
+	ret = pt_debugfs_init(pt_profile);
+	if (ret)
+		goto err_target;
 	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages\n",
 		pt_profile->name, tgt, ring_kb, max_pages);
 	return 0;
 
-err_debugfs:
-	pt_debugfs_exit();
+err_target:
+	pt_target_exit();
 err_tracker:
 	pt_tracker_exit();
 err_ring:
@@ -141,9 +162,9 @@ err_ring:
 
 static void __exit pagetrail_exit(void)
 {
-	/* Probes first: after this no handler runs and no reader can start. */
-	pt_target_exit();
+	/* Readers first, then probes: after this no handler runs. */
 	pt_debugfs_exit();
+	pt_target_exit();
 	pt_frames_exit();
 	pt_tracker_exit();
 	pt_ring_exit();

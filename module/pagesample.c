@@ -5,6 +5,7 @@
  * page that was freed or reused is harmless (R1 asks for exactly that).
  */
 #include <linux/mm.h>
+#include <linux/memory_hotplug.h>
 #include <linux/page-flags.h>
 #include <pagetrail/pagesample.h>
 #include <pagetrail/tracker.h>
@@ -16,16 +17,21 @@ void pt_sample_page(u64 pfn, struct pt_obs *obs)
 	u32 flags = 0;
 
 	obs->sampled = true;
-	if (!pfn_valid(pfn)) {
+	/*
+	 * pfn_valid() is also true for offline sections and ZONE_DEVICE, whose
+	 * memmap may be poisoned: compound_head() of that is a wild pointer.
+	 */
+	page = pfn_to_online_page(pfn);
+	if (!page) {
 		obs->page_flags = PT_PF_INVALID;
 		obs->refcount = -1;
 		obs->head_pfn = pfn;
 		return;
 	}
-	page = pfn_to_page(pfn);
-	head = compound_head(page);
-	obs->refcount = page_count(page);
-	obs->mapcount = pt_page_mapcount(page);
+	/* Racy by design: the page may change under us; we report what we saw. */
+	head = data_race(compound_head(page));
+	obs->refcount = data_race(page_count(page));
+	obs->mapcount = data_race(pt_page_mapcount(page));
 	obs->head_pfn = page_to_pfn(head);
 	if (PageHead(page))
 		flags |= PT_PF_HEAD;

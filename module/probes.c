@@ -16,33 +16,30 @@
 int pt_param_maxactive = 64;
 int pt_param_backend;
 
-static unsigned long (*pt_kallsyms_lookup_name)(const char *name);
 static DEFINE_PER_CPU(struct pt_probe_counts, pt_counts[PT_MAX_PROBES]);
 
 #define PT_COUNT(p, field) this_cpu_inc(pt_counts[(p)->slot].field)
 
 /*
- * kallsyms_lookup_name() is not exported; a kprobe resolves its address.
- * It accepts "module:symbol", which data symbols of the target need.
+ * Resolve a function ("module:symbol" or a kernel symbol) through a kprobe
+ * that is registered disabled, so nothing is patched. The address is only
+ * ever used as data: on IBT kernels it is the symbol + 4 (past ENDBR), and
+ * calling through it would raise #CP. Registration also fails for a module
+ * that is going away (kprobes take a module reference), which makes this
+ * the liveness test for the target.
  */
-int pt_probes_init(void)
+int pt_resolve_function(const char *name, unsigned long *addr)
 {
-	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	struct kprobe kp = { .symbol_name = name,
+			     .flags = KPROBE_FLAG_DISABLED };
 	int ret = register_kprobe(&kp);
 
-	if (ret) {
-		pr_warn("cannot resolve kallsyms_lookup_name (%d): target data symbols unavailable\n",
-			ret);
-		return 0;
-	}
-	pt_kallsyms_lookup_name = (void *)kp.addr;
+	if (ret)
+		return ret;
+	if (addr)
+		*addr = (unsigned long)kp.addr;
 	unregister_kprobe(&kp);
 	return 0;
-}
-
-unsigned long pt_lookup_symbol(const char *name)
-{
-	return pt_kallsyms_lookup_name ? pt_kallsyms_lookup_name(name) : 0;
 }
 
 static int pt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
@@ -121,10 +118,13 @@ NOKPROBE_SYMBOL(pt_fprobe_exit);
 
 static int pt_plant_fprobe(struct pt_probe *p)
 {
-	unsigned long addr = pt_lookup_symbol(p->name);
+	unsigned long addr;
+	int ret;
 
-	if (!addr)
-		return -ENOENT;
+	/* The fentry site (sym + 4 on IBT) is what register_fprobe_ips wants. */
+	ret = pt_resolve_function(p->name, &addr);
+	if (ret)
+		return ret;
 	memset(&p->fp, 0, sizeof(p->fp));
 	p->fp.entry_handler = pt_fprobe_entry;
 	if (p->ret) {

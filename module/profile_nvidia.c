@@ -104,7 +104,16 @@ struct pt_nv_stats {
 };
 
 static struct pt_nv_stats nv_stats;
-static unsigned long nv_pools_sym; /* &sysmem_page_pools, 0 if unknown */
+
+/*
+ * &sysmem_page_pools, handed in by scripts/pagetrail-load from
+ * /proc/kallsyms: a data symbol has no kprobe to resolve it, and calling
+ * kallsyms_lookup_name() through a kprobe-resolved address faults on IBT.
+ */
+static unsigned long nv_pools_addr;
+module_param(nv_pools_addr, ulong, 0444);
+MODULE_PARM_DESC(nv_pools_addr,
+		 "address of the target's sysmem_page_pools (0: skip the live pool check)");
 
 /* --- safe reads of driver memory --------------------------------------- */
 
@@ -916,18 +925,26 @@ static bool nv_list_head_sane(unsigned long head)
  */
 static int nv_check_live_pools(const char *target)
 {
-	char sym[MODULE_NAME_LEN + 32];
+	char sym[KSYM_SYMBOL_LEN], expect[32], owner[MODULE_NAME_LEN + 4];
+	unsigned long nv_pools_sym;
 	unsigned int node, order, pools = 0, tries;
 	unsigned long cell, pool;
 	struct nv_pool_view pv = {};
 
-	snprintf(sym, sizeof(sym), "%s:sysmem_page_pools", target);
-	nv_pools_sym = pt_lookup_symbol(sym);
-	if (!nv_pools_sym) {
-		pr_warn("nvidia profile: %s not found; pool offsets cannot be checked against live pools\n",
-			sym);
+	if (!nv_pools_addr) {
+		pr_warn("nvidia profile: nv_pools_addr not given; pool offsets cannot be checked against live pools\n");
 		return 0;
 	}
+	/* Only an address that names exactly sysmem_page_pools [target]. */
+	snprintf(expect, sizeof(expect), "sysmem_page_pools+0x0/");
+	sprint_symbol(sym, nv_pools_addr);
+	snprintf(owner, sizeof(owner), " [%s]", target);
+	if (strncmp(sym, expect, strlen(expect)) || !strstr(sym, owner)) {
+		pr_err("nvidia profile: nv_pools_addr=0x%lx is not %s's sysmem_page_pools\n",
+		       nv_pools_addr, target);
+		return -EINVAL;
+	}
+	nv_pools_sym = nv_pools_addr;
 	for (node = 0; node < MAX_NUMNODES; node++) {
 		for (order = 0; order <= nv.max_page_order; order++) {
 			cell = nv_pools_sym +

@@ -9,6 +9,10 @@
 #include <pagetrail/rules.h>
 #include <uapi/pagetrail_text.h>
 
+/* The record is ABI: 128 bytes, no implicit padding (see the struct). */
+static_assert(sizeof(struct pagetrail_record) == 128);
+static_assert(offsetof(struct pagetrail_record, anomalies) == 120);
+
 void pt_file_header_init(struct pagetrail_file_header *hdr, u32 nr_cpus)
 {
 	*hdr = (struct pagetrail_file_header){
@@ -58,18 +62,30 @@ int pt_record_decode(const void *buf, size_t len,
 	return 0;
 }
 
+/*
+ * Any byte of a thread name can be set with prctl(PR_SET_NAME): make it one
+ * key=value token on one line, so no process can forge lines or keys in
+ * what root reads. Stops at the first NUL; pads the rest with NULs.
+ */
+void pt_comm_sanitize(char *comm, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && comm[i]; i++)
+		if (comm[i] <= ' ' || comm[i] == '=' || comm[i] >= 0x7f)
+			comm[i] = '_';
+	for (; i < len; i++)
+		comm[i] = '\0';
+}
+
 /* One line of key=value pairs, the format of debugfs "events". */
 int pt_record_format(const struct pagetrail_record *r, char *buf, size_t size)
 {
 	char comm[sizeof(r->comm) + 1];
-	char *c;
 
 	memcpy(comm, r->comm, sizeof(r->comm));
 	comm[sizeof(r->comm)] = '\0';
-	/* Any byte can be set with prctl: keep one line, one key=value token. */
-	for (c = comm; *c; c++)
-		if (*c <= ' ' || *c == '=' || *c >= 0x7f)
-			*c = '_';
+	pt_comm_sanitize(comm, sizeof(r->comm));
 	return scnprintf(buf, size, PAGETRAIL_TEXT_FMT,
 			 PAGETRAIL_TEXT_ARGS(r, comm));
 }

@@ -42,15 +42,20 @@ static struct work_struct pt_attach_work;
 static struct work_struct pt_fail_work;
 static char pt_fail_why[160]; /* set once by pt_target_fail() */
 static atomic_t pt_failing = ATOMIC_INIT(0);
+static bool pt_exiting; /* under pt_target_lock: pt_failing stays set */
 
+/*
+ * Live, not merely present: a module past MODULE_STATE_GOING still has its
+ * symbols, but refuses the kprobe. Called under pt_target_lock, so a GOING
+ * that starts after this sees ATTACHED and detaches.
+ */
 static bool pt_target_loaded(void)
 {
-	char sym[MODULE_NAME_LEN + 32];
+	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN + 2];
 
-	/* Any symbol of the profile's probe set will do: its first function. */
 	snprintf(sym, sizeof(sym), "%s:%s", pt_target_name,
 		 pt_prof->anchor_symbol);
-	return pt_lookup_symbol(sym) != 0;
+	return !pt_resolve_function(sym, NULL);
 }
 
 static int pt_target_attach_locked(void)
@@ -146,8 +151,16 @@ static void pt_fail_workfn(struct work_struct *work)
 		strscpy(pt_target_why, pt_fail_why, sizeof(pt_target_why));
 		pr_err("detached from %s: %s\n", pt_target_name, pt_target_why);
 	}
-	atomic_set(&pt_failing, 0);
+	/* Re-armed for the next attach, unless the module is going away. */
+	if (!pt_exiting)
+		atomic_set(&pt_failing, 0);
 	mutex_unlock(&pt_target_lock);
+}
+
+/* Probe context: once a contradiction was seen, walks stop early. */
+bool pt_target_failing(void)
+{
+	return atomic_read(&pt_failing);
 }
 
 /* From probe context: the profile found the layout contradicted by the target. */
@@ -201,23 +214,30 @@ int pt_target_init(const struct pt_profile *profile, const char *target,
 		ret = pt_target_attach();
 		if (ret) {
 			unregister_module_notifier(&pt_module_nb);
+			/* A LIVE event may have queued an attach meanwhile. */
+			cancel_work_sync(&pt_attach_work);
 			return ret;
 		}
 	}
 	return 0;
 }
 
+/*
+ * Probes first: until they are gone a handler can queue pt_fail_work, so
+ * cancelling before that would leave work to run in freed module text.
+ * pt_failing stays set, so nothing queues it again.
+ */
 void pt_target_exit(void)
 {
 	unregister_module_notifier(&pt_module_nb);
 	mutex_lock(&pt_target_lock);
 	pt_wanted = false;
+	pt_target_detach_locked(PT_TGT_DETACHED);
+	pt_exiting = true;
+	atomic_set(&pt_failing, 1);
 	mutex_unlock(&pt_target_lock);
 	cancel_work_sync(&pt_attach_work);
 	cancel_work_sync(&pt_fail_work);
-	mutex_lock(&pt_target_lock);
-	pt_target_detach_locked(PT_TGT_DETACHED);
-	mutex_unlock(&pt_target_lock);
 }
 
 void pt_target_show(struct seq_file *m)

@@ -66,13 +66,16 @@ int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies)
 {
 	pt_nr_entries = max_pages;
 	pt_hash_bits = ilog2(roundup_pow_of_two(max_pages));
-	pt_entries = kvcalloc(max_pages, sizeof(*pt_entries), GFP_KERNEL);
-	pt_buckets =
-		kvcalloc(1u << pt_hash_bits, sizeof(*pt_buckets), GFP_KERNEL);
-	pt_filter = bitmap_zalloc(1u << PT_FILTER_BITS, GFP_KERNEL);
+	/* A failure is reported once by the caller, not by the allocator. */
+	pt_entries = kvcalloc(max_pages, sizeof(*pt_entries),
+			      GFP_KERNEL | __GFP_NOWARN);
+	pt_buckets = kvcalloc(1u << pt_hash_bits, sizeof(*pt_buckets),
+			      GFP_KERNEL | __GFP_NOWARN);
+	pt_filter = bitmap_zalloc(1u << PT_FILTER_BITS,
+				  GFP_KERNEL | __GFP_NOWARN);
 	pt_max_anomalies = max_anomalies;
-	pt_anomalies =
-		kvcalloc(max_anomalies, sizeof(*pt_anomalies), GFP_KERNEL);
+	pt_anomalies = kvcalloc(max_anomalies, sizeof(*pt_anomalies),
+				GFP_KERNEL | __GFP_NOWARN);
 	if (!pt_entries || !pt_buckets || !pt_filter || !pt_anomalies) {
 		pt_tracker_exit();
 		return -ENOMEM;

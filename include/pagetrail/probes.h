@@ -79,8 +79,7 @@ void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
 int pt_tp_attach(struct pt_tp_hook *h);
 void pt_tp_detach(struct pt_tp_hook *h);
 
-unsigned long pt_lookup_symbol(const char *name);
-int pt_probes_init(void);
+int pt_resolve_function(const char *name, unsigned long *addr);
 
 extern int pt_param_maxactive;
 extern int pt_param_backend; /* 0 auto, 1 kprobe, 2 fprobe */

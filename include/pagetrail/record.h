@@ -12,6 +12,7 @@ int pt_file_header_check(const void *buf, size_t len,
 int pt_record_decode(const void *buf, size_t len,
 		     const struct pagetrail_file_header *hdr,
 		     struct pagetrail_record *rec);
+void pt_comm_sanitize(char *comm, size_t len);
 int pt_record_format(const struct pagetrail_record *rec, char *buf,
 		     size_t size);
 

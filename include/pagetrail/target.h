@@ -14,6 +14,7 @@ void pt_target_exit(void);
 int pt_target_attach(void);
 void pt_target_detach(void);
 void pt_target_fail(const char *why);
+bool pt_target_failing(void);
 bool pt_target_attached(void);
 void pt_target_show(struct seq_file *m);
 

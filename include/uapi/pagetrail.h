@@ -146,6 +146,7 @@ struct pagetrail_record {
 	__u8 order;       /* chunk order */
 	__u8 compound_order;
 	__u8 rflags;      /* PT_RF_* */
+	__u16 __reserved; /* zero; spelled out so no byte is implicit */
 	__u32 anomalies;  /* every anomaly raised: bit (1 << PT_AN_*) */
 	__u32 prev_alloc_seq; /* allocation instance of prev_token */
 };
