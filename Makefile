@@ -9,7 +9,7 @@ PROGS_OUT ?= $(TOP)/build/progs
 CC_PROGS ?= gcc
 PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/tests/nvsim
 
-PROGS := cuinit memhog ptdecode stopwatch
+PROGS := cuinit memhog stopwatch
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
 # The pagetrail command: every tools/pagetrail/*.c, dynamically linked
@@ -38,7 +38,6 @@ $(TOOL_BIN): $(TOOL_SRCS) $(TOOL_HDRS) include/uapi/pagetrail.h include/uapi/pag
 
 $(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
-$(PROGS_OUT)/ptdecode: tools/ptdecode.c include/uapi/pagetrail.h include/uapi/pagetrail_text.h
 $(PROGS_OUT)/stopwatch: tests/progs/stopwatch.c
 $(PROG_BINS):
 	@mkdir -p $(PROGS_OUT)

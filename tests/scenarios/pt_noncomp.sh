@@ -2,7 +2,7 @@
 # Z1 (noncomp): a contiguous order-4 allocation made without __GFP_COMP, as
 # the coherent/Xen path does. Its tail pages have refcount 0; pagetrail must
 # flag the insert of page 1: a tail of the block, refcount 0, not compound.
-# Read through events.bin and tools/ptdecode this time, with the recorder
+# Read through events.bin and pagetrail decode this time, with the recorder
 # set to freeze at the first anomaly so the history before it survives.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
@@ -19,8 +19,8 @@ cat $PT/anomalies > /tmp/anomalies
 cp $PT/stats /tmp/stats
 cat /tmp/anomalies >&2
 cat $PT/events.bin > /tmp/ev.bin
-ptdecode --check /tmp/ev.bin > /tmp/ev.txt 2> /tmp/ptdecode.err
-ok $? "ptdecode accepts events.bin (magic, ABI version, whole records)"
+pagetrail decode --check /tmp/ev.bin > /tmp/ev.txt 2> /tmp/ptdecode.err
+ok $? "pagetrail decode accepts events.bin (magic, ABI version, whole records)"
 cat /tmp/ptdecode.err >&2
 is "$(field seq_gaps < /tmp/ptdecode.err)" 0 "no gap in the record sequence"
 is "$(field records < /tmp/ptdecode.err)" \

@@ -19,7 +19,7 @@ cmp_ok "$(kv ring_dropped_full /tmp/stats)" -gt 0 "stop-on-full: new records wer
 is "$(kv ring_overwritten /tmp/stats)" 0 "stop-on-full: nothing overwritten"
 is "$(kv ring_unaccounted /tmp/stats)" 0 "stop-on-full: produced = read + buffered + lost"
 cat $PT/events.bin > /tmp/ev.bin
-ptdecode --check /tmp/ev.bin > /dev/null 2> /tmp/dec.err
+pagetrail decode --check /tmp/ev.bin > /dev/null 2> /tmp/dec.err
 is "$(field records < /tmp/dec.err)" "$(kv ring_buffered /tmp/stats)" "every buffered record was read once"
 is "$(kv ring_read)" "$(kv ring_buffered /tmp/stats)" "and counted as read"
 
@@ -32,7 +32,7 @@ cp $PT/stats /tmp/stats
 cmp_ok "$(kv ring_overwritten /tmp/stats)" -gt 0 "overwrite: the oldest records were replaced"
 is "$(kv ring_unaccounted /tmp/stats)" 0 "overwrite: produced = read + buffered + lost"
 cat $PT/events.bin > /tmp/ev.bin
-ptdecode --check /tmp/ev.bin > /dev/null 2> /tmp/dec.err
+pagetrail decode --check /tmp/ev.bin > /dev/null 2> /tmp/dec.err
 diag "$(cat /tmp/dec.err) $(grep ^ring_ /tmp/stats | tr '\n' ' ')"
 # Seqs restart at 1 on reset: missing = before the first + inside + after the last.
 missing=$(( $(field first_seq < /tmp/dec.err) - 1 + $(field seq_gaps < /tmp/dec.err) +

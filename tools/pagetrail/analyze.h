@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pagetrail command: anomalies and findings. A finding is a root-cause class
+ * reached by one named rule from records; every step cites a record.
+ */
+#ifndef PAGETRAIL_TOOL_ANALYZE_H
+#define PAGETRAIL_TOOL_ANALYZE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <json-c/json.h>
+#include "common.h"
+#include "cov.h"
+#include "records.h"
+
+/* An anomaly: its record, and what debugfs "anomalies" kept about it. */
+struct pt_anom {
+	struct pagetrail_record rec;
+	int in_events;       /* the record is in the events read */
+	const char *block;   /* its block in the anomalies file (history, stack) */
+	size_t block_len;
+	int claimed;         /* a finding explains it */
+};
+
+enum pt_label { PT_OBSERVED, PT_DERIVED, PT_UNKNOWN };
+
+/*
+ * One statement of a finding. what is a template: {P} page, {T} thread,
+ * {A} allocation, {a} previous allocation, {G} generation, {R} refcount,
+ * {E} ret, {F} from state, {S} to state, {C} cause, {O} order, {I} index,
+ * {K} anomaly kinds, {M} mapcount, {X} page flags; all of record r.
+ */
+struct pt_step {
+	enum pt_label label;
+	const struct pagetrail_record *r; /* NULL: a statement no record shows */
+	char what[200];
+};
+
+#define PT_MAX_STEPS 16
+
+struct pt_finding {
+	const char *klass;  /* Z1, Z2, Z8, PIN, UNDETERMINED */
+	const char *rule;   /* the rule's name */
+	const char *title;
+	unsigned long long pfn;
+	const struct pagetrail_record *culprit; /* whose thread is to blame */
+	const struct pagetrail_record *insert;  /* failed insert, if any */
+	const struct pagetrail_record *map;     /* the mmap it failed */
+	struct pt_step step[PT_MAX_STEPS];
+	int nstep;
+};
+
+struct pt_analysis {
+	struct pt_anom *anom;
+	size_t nanom;
+	struct pt_finding *find;
+	size_t nfind;
+	struct pt_cov cov;
+	/* failed mmaps no finding explains */
+	const struct pagetrail_record **lone_map;
+	size_t nlone_map;
+};
+
+int pt_analyze(struct pt_analysis *a, const struct pt_src *s);
+void pt_analysis_free(struct pt_analysis *a);
+
+/* How entities are named: raw in diagnose, opaque aliases in evidence. */
+struct pt_namer {
+	void (*pfn)(void *ctx, unsigned long long pfn, char *buf, size_t n);
+	void (*thread)(void *ctx, const struct pagetrail_record *r, char *buf, size_t n);
+	void (*alloc)(void *ctx, unsigned long long token, unsigned int seq, char *buf, size_t n);
+	void *ctx;
+};
+extern const struct pt_namer pt_raw_namer;
+
+void pt_step_render(const struct pt_step *st, const struct pt_namer *nm, char *buf, size_t n);
+const char *pt_label_name(enum pt_label l);
+/* "vm_insert_page(...) = -22 -> ... -> mmap(2) = EAGAIN" for a failed map. */
+void pt_chain_render(const struct pagetrail_record *ins, const struct pagetrail_record *map,
+		     const struct pt_namer *nm, char *buf, size_t n);
+
+/* Records of the page pfn, in sequence order; returns the count. */
+size_t pt_page_records(const struct pt_src *s, unsigned long long pfn,
+		       const struct pagetrail_record **out, size_t max);
+
+/* One row of a page's history table, and its JSON form. */
+void pt_row_header(FILE *f);
+void pt_row_print(FILE *f, const struct pagetrail_record *r, unsigned long long t0);
+struct json_object *pt_row_json(const struct pagetrail_record *r);
+
+#endif /* PAGETRAIL_TOOL_ANALYZE_H */

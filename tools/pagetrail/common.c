@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pagetrail command: source selection and key=value reading, shared by subcommands. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "common.h"
+#include "capfile.h"
+#include "records.h"
+#include "trace.h"
+
+/* The debugfs files a reading subcommand uses; events.bin is read last. */
+static const char *const pt_files[] = { "control", "stats", "coverage", "pages", "anomalies" };
+
+#define PT_MAX_FILE (1ul << 30)
+
+void pt_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pagetrail: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int pt_srcopt_parse(struct pt_srcopt *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	const char **dst = NULL;
+
+	if (!strcmp(a, "--json")) {
+		o->json = 1;
+		return 1;
+	}
+	if (!strcmp(a, "--from"))
+		dst = &o->from;
+	else if (!strcmp(a, "--trace"))
+		dst = &o->trace;
+	else if (!strcmp(a, "--debugfs"))
+		dst = &o->debugfs;
+	if (!dst)
+		return 0;
+	if (*i + 1 >= argc) {
+		pt_err("%s needs a value", a);
+		return -1;
+	}
+	*dst = argv[++*i];
+	return 1;
+}
+
+int pt_read_file(const char *path, char **data, size_t *len, size_t max)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap + 1), *nb;
+	ssize_t r;
+	int fd;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	/* debugfs and proc files report size 0: read until end of file. */
+	for (;;) {
+		if (n == cap) {
+			if (cap >= max) {
+				close(fd);
+				free(buf);
+				return -EFBIG;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				close(fd);
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			r = -errno;
+			close(fd);
+			free(buf);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+int pt_src_add(struct pt_src *s, const char *name, char *data, size_t len)
+{
+	struct pt_blob *nb = realloc(s->blobs, (s->nblobs + 1) * sizeof(*nb));
+
+	if (!nb)
+		return -1;
+	s->blobs = nb;
+	nb[s->nblobs].name = strdup(name);
+	nb[s->nblobs].data = data;
+	nb[s->nblobs].len = len;
+	if (!nb[s->nblobs].name)
+		return -1;
+	s->nblobs++;
+	return 0;
+}
+
+static const struct pt_blob *pt_src_blob(const struct pt_src *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nblobs; i++)
+		if (!strcmp(s->blobs[i].name, name))
+			return &s->blobs[i];
+	return NULL;
+}
+
+const char *pt_src_text(const struct pt_src *s, const char *name)
+{
+	const struct pt_blob *b = pt_src_blob(s, name);
+
+	return b ? b->data : NULL;
+}
+
+static int load_dir(struct pt_src *s, const char *dir, int want_events)
+{
+	char path[4096], *data;
+	size_t i, len;
+	int rc;
+
+	for (i = 0; i <= sizeof(pt_files) / sizeof(pt_files[0]); i++) {
+		const char *name = i < sizeof(pt_files) / sizeof(pt_files[0]) ?
+			pt_files[i] : "events.bin";
+
+		if (!strcmp(name, "events.bin") && !want_events)
+			break;
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		rc = pt_read_file(path, &data, &len, PT_MAX_FILE);
+		if (rc == -ENOENT && s->kind == PT_SRC_DIR)
+			continue;
+		if (rc) {
+			pt_err("%s: %s", path, strerror(-rc));
+			return -1;
+		}
+		if (pt_src_add(s, name, data, len))
+			return -1;
+	}
+	return 0;
+}
+
+static int load_capture(struct pt_src *s, const char *path)
+{
+	char *data, err[160];
+	size_t len;
+	int rc = pt_read_file(path, &data, &len, PT_MAX_FILE);
+
+	if (rc) {
+		pt_err("%s: %s", path, strerror(-rc));
+		return -1;
+	}
+	rc = pt_cap_parse(s, data, len, err, sizeof(err));
+	free(data);
+	if (rc) {
+		pt_err("%s: %s", path, err);
+		return -1;
+	}
+	return 0;
+}
+
+static int load_events(struct pt_src *s)
+{
+	const struct pt_blob *b = pt_src_blob(s, "events.bin");
+	struct pt_seqinfo si;
+	char err[160];
+
+	if (!b)
+		return 0;
+	if (pt_events_parse(b->data, b->len, &s->rec, &s->nrec, err, sizeof(err))) {
+		pt_err("%s: events.bin: %s", s->origin, err);
+		return -1;
+	}
+	pt_records_sort(s->rec, s->nrec);
+	pt_seqinfo(s->rec, s->nrec, &si);
+	s->seq_gaps = si.gaps;
+	return 0;
+}
+
+int pt_src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events)
+{
+	struct stat st;
+
+	memset(s, 0, sizeof(*s));
+	if (o->from && o->trace) {
+		pt_err("--from and --trace exclude each other");
+		return -1;
+	}
+	if (o->trace) {
+		s->kind = PT_SRC_TRACE;
+		s->origin = o->trace;
+		return pt_trace_load(s, o->trace);
+	}
+	if (o->from) {
+		s->origin = o->from;
+		if (!stat(o->from, &st) && S_ISDIR(st.st_mode)) {
+			s->kind = PT_SRC_DIR;
+			return load_dir(s, o->from, 1) ? -1 : load_events(s);
+		}
+		s->kind = PT_SRC_CAPTURE;
+		return load_capture(s, o->from) ? -1 : load_events(s);
+	}
+	s->kind = PT_SRC_LIVE;
+	s->origin = o->debugfs ? o->debugfs : getenv("PAGETRAIL_DEBUGFS");
+	if (!s->origin)
+		s->origin = PT_DEBUGFS;
+	if (stat(s->origin, &st) || !S_ISDIR(st.st_mode)) {
+		pt_err("%s: no pagetrail debugfs (module not loaded, or debugfs not mounted?)",
+		       s->origin);
+		return -1;
+	}
+	return load_dir(s, s->origin, want_events) ? -1 : load_events(s);
+}
+
+void pt_src_free(struct pt_src *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nblobs; i++) {
+		free(s->blobs[i].name);
+		free(s->blobs[i].data);
+	}
+	free(s->blobs);
+	free(s->rec);
+	memset(s, 0, sizeof(*s));
+}
+
+const char *pt_kv(const char *text, const char *key, size_t *len)
+{
+	size_t kl = strlen(key);
+	const char *p = text, *v;
+
+	if (!text)
+		return NULL;
+	while ((p = strstr(p, key))) {
+		if ((p == text || p[-1] == '\n' || p[-1] == ' ') && p[kl] == '=') {
+			v = p + kl + 1;
+			*len = strcspn(v, " \n");
+			return v;
+		}
+		p += kl;
+	}
+	return NULL;
+}
+
+int pt_kv_str(const char *text, const char *key, char *buf, size_t size)
+{
+	size_t len;
+	const char *v = pt_kv(text, key, &len);
+
+	if (!v || !size)
+		return -1;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	return 0;
+}
+
+long long pt_kv_ll(const char *text, const char *key, long long dflt)
+{
+	char buf[32], *end;
+	long long v;
+
+	if (pt_kv_str(text, key, buf, sizeof(buf)))
+		return dflt;
+	errno = 0;
+	v = strtoll(buf, &end, 0);
+	return (errno || end == buf) ? dflt : v;
+}

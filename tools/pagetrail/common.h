@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pagetrail command: where the data comes from (live debugfs, a capture, a trace). */
+#ifndef PAGETRAIL_TOOL_COMMON_H
+#define PAGETRAIL_TOOL_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PT_DEBUGFS "/sys/kernel/debug/pagetrail"
+
+/* One named piece of what pagetrail knows: a debugfs file or an identity fact. */
+struct pt_blob {
+	char *name;
+	char *data; /* NUL-terminated; len excludes the NUL */
+	size_t len;
+};
+
+struct pagetrail_record;
+
+struct pt_src {
+	const char *origin;   /* "live debugfs", the capture path, the trace path */
+	int kind;             /* PT_SRC_* */
+	struct pt_blob *blobs;
+	size_t nblobs;
+	struct pagetrail_record *rec; /* events, in sequence order */
+	size_t nrec;
+	unsigned long long seq_gaps;  /* records missing between first and last seq */
+};
+
+enum { PT_SRC_LIVE, PT_SRC_DIR, PT_SRC_CAPTURE, PT_SRC_TRACE };
+
+/* Options every reading subcommand accepts. */
+struct pt_srcopt {
+	const char *from;  /* capture file, or a directory holding debugfs copies */
+	const char *trace; /* trace-cmd's trace.dat */
+	const char *debugfs;
+	int json;
+};
+
+/*
+ * pt_srcopt_parse: consume a source option at argv[*i] (advancing *i past
+ * its value); 1 when consumed, 0 when not a source option, -1 on a missing
+ * value (already reported).
+ */
+int pt_srcopt_parse(struct pt_srcopt *o, int argc, char **argv, int *i);
+
+/* Load everything the subcommand may read; 0 or -1 with a one-line error. */
+int pt_src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events);
+void pt_src_free(struct pt_src *s);
+const char *pt_src_text(const struct pt_src *s, const char *name);
+int pt_src_add(struct pt_src *s, const char *name, char *data, size_t len);
+
+/*
+ * key=value files (control, stats): pt_kv finds KEY at the start of a line
+ * or after a blank; unknown keys are ignored so the module may add more.
+ * Returns a pointer to the value (up to blank or newline) and its length.
+ */
+const char *pt_kv(const char *text, const char *key, size_t *len);
+int pt_kv_str(const char *text, const char *key, char *buf, size_t size);
+long long pt_kv_ll(const char *text, const char *key, long long dflt);
+
+/* Read a whole file (regular, proc or debugfs) into a NUL-terminated buffer. */
+int pt_read_file(const char *path, char **data, size_t *len, size_t max);
+
+void pt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* PAGETRAIL_TOOL_COMMON_H */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pagetrail command: coverage facts from the stats and coverage files. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "cov.h"
+
+static void reason(struct pt_cov *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->nreasons >= PT_COV_MAX_REASONS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->reasons[c->nreasons++], sizeof(c->reasons[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* Copy one line (without newline) so pt_kv sees only its fields. */
+static const char *next_line(const char *p, char *buf, size_t size)
+{
+	size_t n = strcspn(p, "\n");
+
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), p);
+	return p[n] ? p + n + 1 : p + n;
+}
+
+static void parse_probe(struct pt_cov *c, const char *line)
+{
+	struct pt_probe_cov *p;
+
+	if (c->nprobe >= PT_COV_MAX_PROBES)
+		return;
+	p = &c->probe[c->nprobe++];
+	pt_kv_str(line, "probe", p->name, sizeof(p->name));
+	pt_kv_str(line, "backend", p->backend, sizeof(p->backend));
+	p->planted = (int)pt_kv_ll(line, "planted", 0);
+	p->hits = pt_kv_ll(line, "hits", 0);
+	p->filtered = pt_kv_ll(line, "filtered", 0);
+	p->entries = pt_kv_ll(line, "entries", 0);
+	p->returns = pt_kv_ll(line, "returns", 0);
+	p->pending = pt_kv_ll(line, "pending", 0);
+	p->missed = pt_kv_ll(line, "missed", 0);
+}
+
+static void parse_coverage(struct pt_cov *c, const char *text)
+{
+	char line[512];
+	const char *p = text;
+
+	while (*p) {
+		p = next_line(p, line, sizeof(line));
+		if (!strncmp(line, "probe=", 6)) {
+			parse_probe(c, line);
+		} else if (!strncmp(line, "tracepoint=", 11) && c->ntp < 8) {
+			struct pt_tp_cov *t = &c->tp[c->ntp++];
+
+			pt_kv_str(line, "tracepoint", t->name, sizeof(t->name));
+			t->hooked = (int)pt_kv_ll(line, "hooked", 0);
+			t->hits = pt_kv_ll(line, "hits", 0);
+		}
+	}
+}
+
+static void parse_stats(struct pt_cov *c, const char *t)
+{
+	c->produced = pt_kv_ll(t, "ring_produced", 0);
+	c->read = pt_kv_ll(t, "ring_read", 0);
+	c->buffered = pt_kv_ll(t, "ring_buffered", 0);
+	c->overwritten = pt_kv_ll(t, "ring_overwritten", 0);
+	c->dropped_full = pt_kv_ll(t, "ring_dropped_full", 0);
+	c->dropped_frozen = pt_kv_ll(t, "ring_dropped_frozen", 0);
+	c->lost = pt_kv_ll(t, "ring_lost", 0);
+	c->unaccounted = pt_kv_ll(t, "ring_unaccounted", 0);
+	c->tracked = pt_kv_ll(t, "tracked", 0);
+	c->capacity = pt_kv_ll(t, "capacity", 0);
+	c->recycled = pt_kv_ll(t, "recycled", 0);
+	c->tracker_full = pt_kv_ll(t, "tracker_full", 0);
+	c->gaps = pt_kv_ll(t, "gaps", 0);
+	c->anomalies = pt_kv_ll(t, "anomalies", 0);
+	c->anomalies_dropped = pt_kv_ll(t, "anomalies_dropped", 0);
+	c->frames_overflow = pt_kv_ll(t, "frames_overflow", 0);
+	c->frames_unbalanced = pt_kv_ll(t, "frames_unbalanced", 0);
+	c->decode_errors = pt_kv_ll(t, "nv_decode_errors", 0);
+}
+
+static void parse_target(struct pt_cov *c, const char *t)
+{
+	strcpy(c->state, "unknown");
+	pt_kv_str(t, "state", c->state, sizeof(c->state));
+	pt_kv_str(t, "target", c->target, sizeof(c->target));
+	pt_kv_str(t, "profile", c->profile, sizeof(c->profile));
+	c->attaches = pt_kv_ll(t, "attaches", 0);
+	c->error = pt_kv_ll(t, "error", 0);
+	/* reason= runs to the end of its line, blanks included. */
+	{
+		const char *r = strstr(t, "\nreason=");
+
+		if (r)
+			snprintf(c->reason, sizeof(c->reason), "%.*s",
+				 (int)strcspn(r + 8, "\n"), r + 8);
+	}
+}
+
+static void find_reasons(struct pt_cov *c)
+{
+	int i;
+
+	if (!c->have_stats)
+		reason(c, "no stats: ring losses, gaps and tracker overflow not known");
+	if (!c->have_coverage)
+		reason(c, "no coverage file: probe misses not known");
+	if (c->have_stats && strcmp(c->state, "attached"))
+		reason(c, "not attached (state %s)", c->state);
+	for (i = 0; i < c->nprobe; i++) {
+		if (!c->probe[i].planted)
+			reason(c, "probe %s not planted", c->probe[i].name);
+		if (c->probe[i].missed)
+			reason(c, "probe %s missed %lld calls", c->probe[i].name,
+			       c->probe[i].missed);
+	}
+	for (i = 0; i < c->ntp; i++)
+		if (!c->tp[i].hooked)
+			reason(c, "tracepoint %s not hooked", c->tp[i].name);
+	if (c->lost)
+		reason(c, "ring lost %lld records", c->lost);
+	if (c->gaps)
+		reason(c, "%lld transitions whose predecessor was not observed (gaps)", c->gaps);
+	if (c->tracker_full)
+		reason(c, "tracker full %lld times: chunks not tracked", c->tracker_full);
+	if (c->anomalies_dropped)
+		reason(c, "%lld anomalies not kept", c->anomalies_dropped);
+	if (c->frames_overflow || c->frames_unbalanced)
+		reason(c, "nesting frames overflowed %lld / unbalanced %lld",
+		       c->frames_overflow, c->frames_unbalanced);
+	if (c->decode_errors)
+		reason(c, "%lld driver arguments could not be decoded", c->decode_errors);
+	if (c->seq_gaps > 0)
+		reason(c, "%lld records missing from the events read (seq gaps)", c->seq_gaps);
+}
+
+void pt_cov_load(struct pt_cov *c, const struct pt_src *s)
+{
+	const char *stats = pt_src_text(s, "stats");
+	const char *cov = pt_src_text(s, "coverage");
+	const char *ctl = pt_src_text(s, "control");
+
+	memset(c, 0, sizeof(*c));
+	c->have_stats = stats != NULL;
+	c->have_coverage = cov != NULL;
+	parse_target(c, ctl ? ctl : (stats ? stats : ""));
+	if (stats)
+		parse_stats(c, stats);
+	if (cov)
+		parse_coverage(c, cov);
+	c->seq_gaps = s->nrec ? (long long)s->seq_gaps : -1;
+	find_reasons(c);
+}
+
+static struct json_object *probe_json(const struct pt_probe_cov *p)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "probe", json_object_new_string(p->name));
+	json_object_object_add(o, "backend", json_object_new_string(p->backend));
+	json_object_object_add(o, "planted", json_object_new_boolean(p->planted));
+	json_object_object_add(o, "hits", json_object_new_int64(p->hits));
+	json_object_object_add(o, "filtered", json_object_new_int64(p->filtered));
+	json_object_object_add(o, "pending", json_object_new_int64(p->pending));
+	json_object_object_add(o, "missed", json_object_new_int64(p->missed));
+	return o;
+}
+
+#define ADD_INT(o, c, f) json_object_object_add(o, #f, json_object_new_int64((c)->f))
+
+struct json_object *pt_cov_json(const struct pt_cov *c)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	struct json_object *r = json_object_new_object(), *why = json_object_new_array();
+	int i;
+
+	for (i = 0; i < c->nprobe; i++)
+		json_object_array_add(a, probe_json(&c->probe[i]));
+	for (i = 0; i < c->ntp; i++) {
+		struct json_object *t = json_object_new_object();
+
+		json_object_object_add(t, "tracepoint", json_object_new_string(c->tp[i].name));
+		json_object_object_add(t, "hooked", json_object_new_boolean(c->tp[i].hooked));
+		json_object_object_add(t, "hits", json_object_new_int64(c->tp[i].hits));
+		json_object_array_add(a, t);
+	}
+	json_object_object_add(o, "probes", a);
+	ADD_INT(r, c, produced);
+	ADD_INT(r, c, read);
+	ADD_INT(r, c, buffered);
+	ADD_INT(r, c, overwritten);
+	ADD_INT(r, c, dropped_full);
+	ADD_INT(r, c, dropped_frozen);
+	ADD_INT(r, c, lost);
+	json_object_object_add(o, "ring", r);
+	ADD_INT(o, c, gaps);
+	ADD_INT(o, c, tracker_full);
+	ADD_INT(o, c, anomalies);
+	ADD_INT(o, c, anomalies_dropped);
+	ADD_INT(o, c, seq_gaps);
+	for (i = 0; i < c->nreasons; i++)
+		json_object_array_add(why, json_object_new_string(c->reasons[i]));
+	json_object_object_add(o, "complete", json_object_new_boolean(pt_cov_complete(c)));
+	json_object_object_add(o, "not_observed", why);
+	return o;
+}

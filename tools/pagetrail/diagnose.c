@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail diagnose: each anomaly chain's root-cause class, the rule that
+ * named it, the page, the culprit thread, the records it used and the
+ * return chain to the user-visible failure. Exit 0: nothing found and
+ * coverage complete; 1: findings or something not observed; 2: error.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cmds.h"
+#include "analyze.h"
+
+/* The seqs a finding cites, ascending, without repeats. */
+static size_t finding_seqs(const struct pt_finding *f, unsigned long long *out, size_t max)
+{
+	size_t n = 0, i, j;
+
+	for (i = 0; i < (size_t)f->nstep; i++) {
+		unsigned long long s;
+		int dup = 0;
+
+		if (!f->step[i].r || f->step[i].label != PT_OBSERVED)
+			continue;
+		s = f->step[i].r->seq;
+		for (j = 0; j < n; j++)
+			dup |= out[j] == s;
+		if (dup || n == max)
+			continue;
+		for (j = n; j > 0 && out[j - 1] > s; j--)
+			out[j] = out[j - 1];
+		out[j] = s;
+		n++;
+	}
+	return n;
+}
+
+static void print_finding(size_t k, const struct pt_finding *f)
+{
+	unsigned long long seqs[PT_MAX_STEPS];
+	size_t n = finding_seqs(f, seqs, PT_MAX_STEPS), i;
+	char thr[64], line[512];
+
+	pt_raw_namer.thread(NULL, f->culprit, thr, sizeof(thr));
+	printf("finding %zu: class=%s rule=%s pfn=0x%llx culprit=%s culprit_seq=%llu records=",
+	       k, f->klass, f->rule, f->pfn, thr, (unsigned long long)f->culprit->seq);
+	for (i = 0; i < n; i++)
+		printf("%s%llu", i ? "," : "", seqs[i]);
+	printf("\n  %s (%s)\n", f->title, f->klass);
+	for (i = 0; i < (size_t)f->nstep; i++) {
+		pt_step_render(&f->step[i], &pt_raw_namer, line, sizeof(line));
+		if (f->step[i].r && f->step[i].label != PT_UNKNOWN)
+			printf("  %-8s seq %-8llu %s\n", pt_label_name(f->step[i].label),
+			       (unsigned long long)f->step[i].r->seq, line);
+		else
+			printf("  %-8s %-12s %s\n", pt_label_name(f->step[i].label), "", line);
+	}
+	if (f->insert && f->insert->ret < 0) {
+		pt_chain_render(f->insert, f->map, &pt_raw_namer, line, sizeof(line));
+		printf("  return chain: %s\n", line);
+	}
+}
+
+static struct json_object *finding_json(const struct pt_finding *f)
+{
+	struct json_object *o = json_object_new_object(), *st = json_object_new_array();
+	struct json_object *rs = json_object_new_array(), *c = json_object_new_object();
+	unsigned long long seqs[PT_MAX_STEPS];
+	size_t n = finding_seqs(f, seqs, PT_MAX_STEPS), i;
+	char buf[512], comm[17];
+
+	json_object_object_add(o, "class", json_object_new_string(f->klass));
+	json_object_object_add(o, "rule", json_object_new_string(f->rule));
+	json_object_object_add(o, "title", json_object_new_string(f->title));
+	snprintf(buf, sizeof(buf), "0x%llx", f->pfn);
+	json_object_object_add(o, "pfn", json_object_new_string(buf));
+	pt_record_comm(f->culprit, comm);
+	json_object_object_add(c, "comm", json_object_new_string(comm));
+	json_object_object_add(c, "pid", json_object_new_int64(f->culprit->pid));
+	json_object_object_add(c, "tgid", json_object_new_int64(f->culprit->tgid));
+	json_object_object_add(c, "seq", json_object_new_uint64(f->culprit->seq));
+	json_object_object_add(o, "culprit", c);
+	for (i = 0; i < n; i++)
+		json_object_array_add(rs, json_object_new_uint64(seqs[i]));
+	json_object_object_add(o, "records", rs);
+	for (i = 0; i < (size_t)f->nstep; i++) {
+		struct json_object *s = json_object_new_object();
+
+		pt_step_render(&f->step[i], &pt_raw_namer, buf, sizeof(buf));
+		json_object_object_add(s, "label", json_object_new_string(pt_label_name(f->step[i].label)));
+		if (f->step[i].r)
+			json_object_object_add(s, "seq", json_object_new_uint64(f->step[i].r->seq));
+		json_object_object_add(s, "text", json_object_new_string(buf));
+		json_object_array_add(st, s);
+	}
+	json_object_object_add(o, "statements", st);
+	if (f->insert && f->insert->ret < 0) {
+		struct json_object *ch = json_object_new_object();
+
+		pt_chain_render(f->insert, f->map, &pt_raw_namer, buf, sizeof(buf));
+		json_object_object_add(ch, "insert_seq", json_object_new_uint64(f->insert->seq));
+		json_object_object_add(ch, "insert_ret", json_object_new_int(f->insert->ret));
+		if (f->map) {
+			json_object_object_add(ch, "map_seq", json_object_new_uint64(f->map->seq));
+			json_object_object_add(ch, "helper_ret", json_object_new_int((int)f->map->aux));
+			json_object_object_add(ch, "mmap_ret", json_object_new_int(f->map->ret));
+		}
+		json_object_object_add(ch, "text", json_object_new_string(buf));
+		json_object_object_add(o, "return_chain", ch);
+	}
+	return o;
+}
+
+static void print_text(const struct pt_src *s, const struct pt_analysis *a)
+{
+	char line[512];
+	size_t i;
+	int j;
+
+	printf("pagetrail diagnose (%s): %zu finding%s from %zu anomal%s in %zu records\n",
+	       s->origin, a->nfind, a->nfind == 1 ? "" : "s", a->nanom, a->nanom == 1 ? "y" : "ies",
+	       s->nrec);
+	for (i = 0; i < a->nfind; i++)
+		print_finding(i + 1, &a->find[i]);
+	for (i = 0; i < a->nlone_map; i++) {
+		pt_chain_render(a->lone_map[i], a->lone_map[i], &pt_raw_namer, line, sizeof(line));
+		printf("failed mmap seq %llu no rule explains: %s\n",
+		       (unsigned long long)a->lone_map[i]->seq, line);
+	}
+	if (!a->nfind && !a->nlone_map)
+		printf("no findings: no anomaly and no failed mmap in the records\n");
+	if (pt_cov_complete(&a->cov)) {
+		printf("coverage: complete (no probe missed, no record lost, no gap)\n");
+		return;
+	}
+	printf("coverage: incomplete, not observed:\n");
+	for (j = 0; j < a->cov.nreasons; j++)
+		printf("  UNKNOWN  %s\n", a->cov.reasons[j]);
+}
+
+static void print_json(const struct pt_src *s, const struct pt_analysis *a)
+{
+	struct json_object *o = json_object_new_object(), *fs = json_object_new_array();
+	size_t i;
+
+	json_object_object_add(o, "source", json_object_new_string(s->origin));
+	json_object_object_add(o, "records", json_object_new_uint64(s->nrec));
+	json_object_object_add(o, "anomalies", json_object_new_uint64(a->nanom));
+	for (i = 0; i < a->nfind; i++)
+		json_object_array_add(fs, finding_json(&a->find[i]));
+	json_object_object_add(o, "findings", fs);
+	json_object_object_add(o, "coverage", pt_cov_json(&a->cov));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+int pt_cmd_diagnose(int argc, char **argv)
+{
+	struct pt_srcopt o = { 0 };
+	struct pt_analysis a;
+	struct pt_src s;
+	int i, r, rc;
+
+	for (i = 1; i < argc; i++) {
+		r = pt_srcopt_parse(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (!r) {
+			pt_err("diagnose: unknown argument %s", argv[i]);
+			return 2;
+		}
+	}
+	if (pt_src_load(&s, &o, 1))
+		return 2;
+	if (pt_analyze(&a, &s)) {
+		pt_err("diagnose: out of memory");
+		pt_src_free(&s);
+		return 2;
+	}
+	if (o.json)
+		print_json(&s, &a);
+	else
+		print_text(&s, &a);
+	rc = (a.nfind || a.nlone_map || !pt_cov_complete(&a.cov)) ? 1 : 0;
+	pt_analysis_free(&a);
+	pt_src_free(&s);
+	return rc;
+}

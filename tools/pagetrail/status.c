@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail status: what is attached, what the probes saw, what the ring
+ * lost, chunks by state. Exit 0 only when coverage is complete, 1 when
+ * something was not observed, 2 on error.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "cmds.h"
+#include "common.h"
+#include "cov.h"
+#include "records.h"
+
+/* Chunks per state, from the pages table (one "state=NAME" per line). */
+static void count_states(const char *pages, long long n[PT_ST_MAX])
+{
+	const char *p = pages;
+	char name[24];
+	int id;
+
+	memset(n, 0, sizeof(long long) * PT_ST_MAX);
+	while (p && (p = strstr(p, " state="))) {
+		p += 7;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(p, " \n"), p);
+		id = pt_state_id(name);
+		if (id >= 0)
+			n[id]++;
+	}
+}
+
+static void print_probes(const struct pt_cov *c)
+{
+	long long hits = 0, missed = 0, pending = 0, filtered = 0;
+	int i, planted = 0, fp = 0, kp = 0;
+
+	for (i = 0; i < c->nprobe; i++) {
+		planted += c->probe[i].planted;
+		hits += c->probe[i].hits;
+		missed += c->probe[i].missed;
+		pending += c->probe[i].pending;
+		filtered += c->probe[i].filtered;
+		fp += !strcmp(c->probe[i].backend, "fprobe");
+		kp += !strncmp(c->probe[i].backend, "k", 1);
+	}
+	printf("probes      %d of %d planted (fprobe %d, kprobe/kretprobe %d), hits %lld, filtered %lld, missed %lld, pending %lld\n",
+	       planted, c->nprobe, fp, kp, hits, filtered, missed, pending);
+	for (i = 0; i < c->nprobe; i++)
+		printf("  %-30s %-10s planted=%d hits=%lld missed=%lld\n", c->probe[i].name,
+		       c->probe[i].backend, c->probe[i].planted, c->probe[i].hits,
+		       c->probe[i].missed);
+	for (i = 0; i < c->ntp; i++)
+		printf("  tracepoint %-19s hooked=%d hits=%lld\n", c->tp[i].name, c->tp[i].hooked,
+		       c->tp[i].hits);
+	/* backend=0 takes fprobe where the kernel has it: none at all is the fallback. */
+	if (!fp && kp)
+		printf("  fallback: every probe on kprobes (no fprobe on this kernel, or backend=1)\n");
+	for (i = 0; i < c->nprobe; i++)
+		if (!c->probe[i].planted)
+			printf("  fallback: %s not planted, its role is seen only through others\n",
+			       c->probe[i].name);
+}
+
+static void print_text(const struct pt_src *s, const struct pt_cov *c, const long long *st)
+{
+	int i;
+
+	printf("pagetrail status (%s)\n", s->origin);
+	printf("state       %s target=%s profile=%s attaches=%lld error=%lld%s%s\n", c->state,
+	       c->target, c->profile, c->attaches, c->error, c->reason[0] ? " reason=" : "",
+	       c->reason);
+	print_probes(c);
+	printf("ring        produced=%lld read=%lld buffered=%lld lost=%lld (overwritten=%lld dropped_full=%lld dropped_frozen=%lld)\n",
+	       c->produced, c->read, c->buffered, c->lost, c->overwritten, c->dropped_full,
+	       c->dropped_frozen);
+	printf("tracked     %lld chunks (capacity %lld, recycled %lld, full %lld):", c->tracked,
+	       c->capacity, c->recycled, c->tracker_full);
+	for (i = 1; i < PT_ST_MAX; i++)
+		if (st[i])
+			printf(" %s=%lld", pt_state_name(i), st[i]);
+	printf("\nanomalies   %lld (not kept %lld)\n", c->anomalies, c->anomalies_dropped);
+	printf("gaps        %lld\n", c->gaps);
+	if (pt_cov_complete(c)) {
+		printf("coverage    complete\n");
+		return;
+	}
+	printf("coverage    incomplete:\n");
+	for (i = 0; i < c->nreasons; i++)
+		printf("  - %s\n", c->reasons[i]);
+}
+
+static void print_json(const struct pt_src *s, const struct pt_cov *c, const long long *st)
+{
+	struct json_object *o = json_object_new_object(), *ch = json_object_new_object();
+	int i;
+
+	json_object_object_add(o, "source", json_object_new_string(s->origin));
+	json_object_object_add(o, "state", json_object_new_string(c->state));
+	json_object_object_add(o, "target", json_object_new_string(c->target));
+	json_object_object_add(o, "profile", json_object_new_string(c->profile));
+	json_object_object_add(o, "tracked", json_object_new_int64(c->tracked));
+	for (i = 1; i < PT_ST_MAX; i++)
+		json_object_object_add(ch, pt_state_name(i), json_object_new_int64(st[i]));
+	json_object_object_add(o, "chunks_by_state", ch);
+	json_object_object_add(o, "coverage", pt_cov_json(c));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+int pt_cmd_status(int argc, char **argv)
+{
+	struct pt_srcopt o = { 0 };
+	long long st[PT_ST_MAX];
+	struct pt_src s;
+	struct pt_cov c;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		r = pt_srcopt_parse(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (!r) {
+			pt_err("status: unknown argument %s", argv[i]);
+			return 2;
+		}
+	}
+	if (pt_src_load(&s, &o, 0))
+		return 2;
+	if (!pt_src_text(&s, "stats") && s.kind != PT_SRC_TRACE) {
+		pt_err("status: %s has no stats", s.origin);
+		pt_src_free(&s);
+		return 2;
+	}
+	pt_cov_load(&c, &s);
+	count_states(pt_src_text(&s, "pages"), st);
+	if (o.json)
+		print_json(&s, &c, st);
+	else
+		print_text(&s, &c, st);
+	pt_src_free(&s);
+	return pt_cov_complete(&c) ? 0 : 1;
+}
