@@ -91,6 +91,34 @@ static void write_anomaly(FILE *f, size_t i, unsigned int n)
 	fprintf(f, "  stack:\n%s", stacks[i] ? stacks[i] : "");
 }
 
+/* The state table: each chunk as its last pool-side record left it. */
+static void write_pages(const char *dir)
+{
+	FILE *f = out(dir, "pages", "w");
+	size_t i, j;
+
+	fputs("# pfn order state gen token prev_token alloc prev_alloc idx gaps anomalies last\n", f);
+	for (i = 0; i < nrec; i++) {
+		const struct pagetrail_record *r = &rec[i];
+		int later = 0;
+
+		if (r->role == PT_ROLE_INSERT || r->role == PT_ROLE_MAP || r->role == PT_ROLE_VMA)
+			continue;
+		for (j = i + 1; j < nrec; j++)
+			later |= rec[j].pfn == r->pfn && rec[j].role != PT_ROLE_INSERT &&
+				 rec[j].role != PT_ROLE_MAP;
+		if (later)
+			continue;
+		fprintf(f, "pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u gaps=0 anomalies=0 last=%s pid=%u comm=%.16s cpu=%u ts=%llu\n",
+			(unsigned long long)r->pfn, r->order, pt_state_name(r->to_state),
+			r->generation, (unsigned long long)r->token,
+			(unsigned long long)r->prev_token, r->alloc_seq, r->prev_alloc_seq,
+			r->index, pt_role_name(r->role), r->pid, r->comm, r->cpu,
+			(unsigned long long)r->ts_ns);
+	}
+	fclose(f);
+}
+
 static void write_outputs(const char *dir, const char *stats_extra)
 {
 	struct pagetrail_file_header h = { PAGETRAIL_MAGIC, PAGETRAIL_ABI_VERSION,
@@ -99,6 +127,7 @@ static void write_outputs(const char *dir, const char *stats_extra)
 	unsigned int na = 0, gaps = 0;
 	size_t i;
 
+	write_pages(dir);
 	fwrite(&h, sizeof(h), 1, f);
 	fwrite(rec, sizeof(rec[0]), nrec, f);
 	fclose(f);

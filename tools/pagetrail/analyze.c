@@ -431,7 +431,7 @@ static void undetermined(struct pt_analysis *an, const struct pt_view *v, struct
 			continue;
 		y->claimed = 1;
 		step(f, PT_OBSERVED, view_rec(v, y->rec.seq) ? view_rec(v, y->rec.seq) : &y->rec,
-		     "{K} on {P}: {C} {F} -> {S} by {T}");
+		     "{K} on {P}: {r} ({C}) {F} -> {S} by {T}");
 		if (!y->in_events)
 			step(f, PT_UNKNOWN, &y->rec,
 			     "this record is missing from the events read: only the anomalies file kept it, its history is partial");
@@ -443,10 +443,10 @@ static void undetermined(struct pt_analysis *an, const struct pt_view *v, struct
 			first = v->r[i];
 		if (v->r[i]->rflags & PT_RF_GAP)
 			step(f, PT_UNKNOWN, v->r[i],
-			     "the transition before this {C} of {P} ({F} -> {S}) was not observed (gap)");
+			     "the transition before this {r} of {P} ({F} -> {S}) was not observed (gap)");
 	}
 	if (first && first->role != PT_ROLE_ASSIGN && first->role != PT_ROLE_ADMIT)
-		step(f, PT_UNKNOWN, first, "no record shows how {P} entered the driver: its first record is a {C} by {T}");
+		step(f, PT_UNKNOWN, first, "no record shows how {P} entered the driver: its first record is a {r} ({C}) by {T}");
 	for (i = 0; i < (size_t)an->cov.nreasons; i++)
 		step(f, PT_UNKNOWN, NULL, an->cov.reasons[i]);
 	finish(f, v, r->role == PT_ROLE_INSERT ? r : NULL);

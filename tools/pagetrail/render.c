@@ -66,6 +66,7 @@ static void field(char c, const struct pagetrail_record *r, const struct pt_name
 	case 'F': snprintf(v, n, "%s", pt_state_name(r->from_state)); break;
 	case 'S': snprintf(v, n, "%s", pt_state_name(r->to_state)); break;
 	case 'C': snprintf(v, n, "%s", r->cause ? pt_cause_name(r->cause) : pt_role_name(r->role)); break;
+	case 'r': snprintf(v, n, "%s", pt_role_name(r->role)); break;
 	case 'O': snprintf(v, n, "%u", r->order); break;
 	case 'I': snprintf(v, n, "%u", r->index); break;
 	case 'K': pt_kinds_str(r->anomalies, r->anomaly, v, n); break;

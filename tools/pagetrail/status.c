@@ -60,11 +60,30 @@ static void print_probes(const struct pt_cov *c)
 			       c->probe[i].name);
 }
 
+/* A capture says where it was taken; live, uname is the same machine. */
+static void print_identity(const char *id)
+{
+	char rel[96] = "?", bid[96] = "?", ver[64] = "?", src[64] = "?", tgt[48] = "", k[80];
+
+	if (!id)
+		return;
+	pt_kv_str(id, "kernel_release", rel, sizeof(rel));
+	pt_kv_str(id, "kernel_build_id", bid, sizeof(bid));
+	pt_kv_str(id, "target", tgt, sizeof(tgt));
+	snprintf(k, sizeof(k), "%s_version", tgt);
+	pt_kv_str(id, k, ver, sizeof(ver));
+	snprintf(k, sizeof(k), "%s_srcversion", tgt);
+	pt_kv_str(id, k, src, sizeof(src));
+	printf("captured    kernel %s build-id %s; %s version %s srcversion %s\n", rel, bid,
+	       tgt[0] ? tgt : "target", ver, src);
+}
+
 static void print_text(const struct pt_src *s, const struct pt_cov *c, const long long *st)
 {
 	int i;
 
 	printf("pagetrail status (%s)\n", s->origin);
+	print_identity(pt_src_text(s, "identity"));
 	printf("state       %s target=%s profile=%s attaches=%lld error=%lld%s%s\n", c->state,
 	       c->target, c->profile, c->attaches, c->error, c->reason[0] ? " reason=" : "",
 	       c->reason);

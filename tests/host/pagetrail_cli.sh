@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The pagetrail command on fixture records (tests/host/fixtures/*.fx, built
+# into debugfs-shaped directories by ptfixture): decode, status exit codes,
+# history, anomalies, diagnose classes with pfn, culprit and records, capture
+# round trip, and one-line errors on bad input.
+. "$(dirname "$0")/tap.bash"
+out=${1:-$BUILD/host-pagetrail_cli}
+mkdir -p "$out"
+PT=$BUILD/progs/pagetrail
+FX=$TOP/tests/host/fixtures
+
+make -s -C "$TOP" "$PT" > "$out/build.log" 2>&1
+ok $? "pagetrail builds (make progs)"
+gcc -O2 -Wall -Wextra -Werror -I"$TOP/include" -I"$TOP/tools/pagetrail" -o "$out/ptfixture" \
+	"$TOP/tests/host/ptfixture.c" "$TOP/tools/pagetrail/records.c"
+ok $? "ptfixture builds"
+for f in "$FX"/*.fx; do
+	"$out/ptfixture" "$f" "$out/$(basename "$f" .fx)" || echo "not ok - fixture $f"
+done
+kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" | head -n1; }
+
+# decode: the events text form, and --check's sequence line.
+d=$("$PT" decode --check "$out/foreign/events.bin" 2> "$out/dec.err")
+ok $? "decode --check accepts a well-formed events.bin"
+is "$(wc -l <<< "$d")" 15 "decode: one line per record"
+like "$(sed -n 9p <<< "$d")" "^seq=9 ts=3000000 cpu=1 pid=310 tgid=310 comm=nvsim_foreign role=free cause=foreign pfn=0x11a40 order=4 from=pooled_clean to=freed gen=1 .* ref=0 .* anomaly=FREE_WHILE_POOLED anomalies=0x20$" \
+	"decode: the foreign free, field by field"
+is "$(cat "$out/dec.err")" "records=15 first_seq=1 last_seq=15 seq_gaps=0" "decode --check: count and sequence"
+"$PT" decode --check < "$out/undetermined/events.bin" > /dev/null 2> "$out/dec2.err"
+is "$(cat "$out/dec2.err")" "records=4 first_seq=20 last_seq=23 seq_gaps=0" "decode reads stdin"
+
+# status: 0 when complete, 1 when something was not seen.
+s=$("$PT" status --from "$out/foreign"); rc=$?
+is "$rc" 0 "status exits 0 on complete coverage"
+like "$s" "coverage    complete" "status says complete"
+like "$s" "probes      5 of 5 planted" "status counts planted probes"
+s=$("$PT" status --from "$out/undetermined"); rc=$?
+is "$rc" 1 "status exits 1 when the ring lost records"
+like "$s" "ring lost 12 records" "status names the loss"
+"$PT" status --from "$out/nosuch" > /dev/null 2>&1
+is $? 2 "status exits 2 on a missing source"
+is "$("$PT" status --from "$out/foreign" --json | grep -c '"complete":true')" 1 "status --json: complete"
+
+# history: the page's table, chunk records included.
+h=$("$PT" history 0x11a40 --from "$out/foreign")
+like "$h" "^history of pfn 0x11a40 .*: 9 records" "history: 9 records of the chunk"
+like "$h" "9 .* nvsim_foreign/310 +1 free +foreign +pooled_clean->freed +1 +0 +0 +0 +0 +FREE_WHILE_POOLED" \
+	"history: the foreign free row (thread, state, gen, ref)"
+like "$h" "14 .* cuinit/201 .* insert .* 1 +2 +0 +0 +-22 +INSERT_ZERO_REF" "history: the insert row (gen 1, alloc 2, ref 0, -22)"
+j=$("$PT" history 0x11a40 --from "$out/foreign" --json)
+is "$(grep -c '"refcount":0' <<< "$j")" 4 "history --json: four records with refcount 0"
+"$PT" history 0x123 --from "$out/foreign" > /dev/null
+is $? 1 "history of an unseen pfn exits 1"
+
+# anomalies: history and stack.
+a=$("$PT" anomalies --from "$out/foreign")
+like "$a" "anomaly 1: FREE_WHILE_POOLED seq=9 pfn=0x11a40 .* thread=nvsim_foreign/310" "anomalies: the free, its thread"
+like "$a" "nvsim_foreign_put\+0x3c/0x90 \[nvsim\]" "anomalies: the culprit's stack"
+is "$("$PT" anomalies --from "$out/foreign" --json | grep -c '"role":"free"')" 4 \
+	"anomalies --json: the free itself, then in each of three histories"
+
+# diagnose: class, rule, pfn, culprit, records, return chain.
+diag1() { "$PT" diagnose --from "$out/$1" | grep '^finding 1:'; }
+f=$(diag1 foreign)
+is "$(kv class <<< "$f") $(kv pfn <<< "$f") $(kv culprit <<< "$f") $(kv records <<< "$f")" \
+	"Z8 0x11a40 nvsim_foreign/310 5,7,9,10,14,15" "diagnose foreign: Z8, the pfn, the foreign thread, its records"
+like "$("$PT" diagnose --from "$out/foreign")" "return chain: vm_insert_page\(pfn 0x11a40\) = -22 -> nvidia_mmap_helper = -11 -> nvidia_mmap = -11 -> mmap\(2\) fails with EAGAIN" \
+	"diagnose foreign: the return chain to EAGAIN"
+f=$(diag1 noncomp)
+is "$(kv class <<< "$f") $(kv rule <<< "$f") $(kv pfn <<< "$f")" "Z1 Z1.noncompound-tail-at-insert 0x30001" "diagnose noncomp: Z1 on the tail page"
+f=$(diag1 stale_nozero)
+is "$(kv rule <<< "$f") $(kv pfn <<< "$f") $(kv culprit <<< "$f")" "Z2.insert-after-free 0x40000 cuinit-map/202" "diagnose stale (nozero): Z2, the mapping thread"
+f=$(diag1 stale_reclaim)
+is "$(kv rule <<< "$f") $(kv records <<< "$f")" "Z2.insert-after-free 3,4,5,6" "diagnose stale (reclaim): reclaim, free, insert, map"
+f=$(diag1 stale_pooled)
+is "$(kv rule <<< "$f") $(kv pfn <<< "$f")" "Z2.insert-while-pooled 0x60000" "diagnose stale (pooled): silent aliasing"
+f=$(diag1 pinned)
+is "$(kv class <<< "$f") $(kv pfn <<< "$f") $(kv records <<< "$f")" "PIN 0x70000 2,4" "diagnose pinned: admit and aliased take"
+d=$("$PT" diagnose --from "$out/clean"); rc=$?
+is "$rc $(grep -c '^finding' <<< "$d")" "0 0" "diagnose clean: no finding, exit 0"
+d=$("$PT" diagnose --from "$out/undetermined")
+is "$(kv class <<< "$(grep '^finding 1:' <<< "$d")")" UNDETERMINED "diagnose with a gap: undetermined"
+like "$d" "UNKNOWN .*transition before this take of pfn 0x90000 .* was not observed \(gap\)" "undetermined: names the gap"
+like "$d" "UNKNOWN .*ring lost 12 records" "undetermined: names the ring loss"
+j=$("$PT" diagnose --from "$out/foreign" --json)
+like "$(tr -d ' \n' <<< "$j")" '"class":"Z8","rule":"Z8.foreign-put-on-pooled-page".*"pfn":"0x11a40","culprit":\{"comm":"nvsim_foreign","pid":310' \
+	"diagnose --json: class, rule, pfn, culprit"
+
+# capture: one file, the same answers.
+PAGETRAIL_DEBUGFS=$out/foreign "$PT" capture -o "$out/foreign.cap" -- sh -c 'exit 3' 2> /dev/null
+ok $? "capture from a debugfs-shaped directory, running a command"
+is "$(head -n1 "$out/foreign.cap")" "pagetrail-capture 1" "capture: versioned header"
+is "$(grep -ac '^command_exit=3$' "$out/foreign.cap")" 1 "capture: the command's exit status"
+is "$("$PT" diagnose --from "$out/foreign.cap" | grep '^finding')" "$("$PT" diagnose --from "$out/foreign" | grep '^finding')" \
+	"diagnose --from the capture equals the directory's"
+
+# Bad input: one line, exit 2, no crash.
+bad() {	# bad NAME FILE-CONTENT-COMMAND EXPECTED-MESSAGE
+	eval "$2" > "$out/bad.$1"
+	e=$("$PT" diagnose --from "$out/bad.$1" 2>&1 > /dev/null); rc=$?
+	is "$rc $(wc -l <<< "$e")" "2 1" "bad $1: exit 2, one line"
+	like "$e" "$3" "bad $1: says why"
+}
+bad truncated "head -c 300 '$out/foreign.cap'" "truncated"
+bad version "sed '1s/ 1$/ 9/' '$out/foreign.cap'" "version not supported"
+bad notcap "echo hello" "not a pagetrail capture"
+bad hugelen "printf 'pagetrail-capture 1\nsection stats 99999999999999999999999\n'" "bad section length"
+bad dup "printf 'pagetrail-capture 1\nsection stats 1\nx\nsection stats 1\nx\nend\n'" "repeated"
+bad evtrunc "printf 'pagetrail-capture 1\nsection events.bin 20\n'; head -c 20 '$out/foreign/events.bin'; printf '\nend\n'" "events.bin: truncated record"
+"$PT" decode "$out/bad.notcap" > /dev/null 2> "$out/dec3.err"
+is "$? $(cat "$out/dec3.err")" "2 pagetrail: decode: $out/bad.notcap: too short for a header" "decode: short input refused"
+summary
