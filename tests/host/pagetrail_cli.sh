@@ -95,6 +95,47 @@ is "$(grep -ac '^command_exit=3$' "$out/foreign.cap")" 1 "capture: the command's
 is "$("$PT" diagnose --from "$out/foreign.cap" | grep '^finding')" "$("$PT" diagnose --from "$out/foreign" | grep '^finding')" \
 	"diagnose --from the capture equals the directory's"
 
+# evidence: aliases only, labels that match the records. The foreign
+# fixture again with distinctive pids and pfns, so a leak cannot hide in
+# an ordinary number.
+sed -e 's/pid=201 tgid=201/pid=48201 tgid=48201/g; s/pid=45 tgid=45/pid=48045 tgid=48045/g' \
+    -e 's/pid=310 tgid=310/pid=48310 tgid=48310/g; s/0x11a40/0x7f3a1/g; s/0x22000/0x7e2b3/g' \
+    "$FX/foreign.fx" > "$out/private.fx"
+"$out/ptfixture" "$out/private.fx" "$out/private"
+PAGETRAIL_DEBUGFS=$out/private "$PT" capture -o "$out/private.cap" 2> /dev/null
+"$PT" evidence -o "$out/ev" --from "$out/private.cap"
+ok $? "evidence -o DIR"
+leaks=$(grep -HnoiE '0x7f3a1|0x7e2b3|7f3a1|7e2b3|48201|48045|48310|cuinit|nv_mem_pool_scr|nvsim_foreign|aaaa0001|bbbb0002|0x[0-9a-f]{5,}' \
+	"$out/ev/evidence.json" "$out/ev/summary.md")
+is "$leaks" "" "privacy scan: no raw pfn, pid, thread name, token or address in evidence.json or summary.md"
+"$PT" evidence -o "$out/ev2" --from "$out/private.cap"
+cmp -s "$out/ev/evidence.json" "$out/ev2/evidence.json"
+ok $? "the same input gives the same aliases (byte-identical evidence.json)"
+ev=$(tr -d ' \n' < "$out/ev/evidence.json")
+like "$ev" '"class":"Z8","rule":"Z8.foreign-put-on-pooled-page","title":"[^"]*","page":"PAGE_P1","culprit":"THREAD_T1"' \
+	"evidence: Z8 on PAGE_P1, culprit THREAD_T1"
+# Each OBSERVED statement cites a record; that record has the role it claims,
+# and its thread alias is the foreign one exactly when the record's pid is.
+dec=$("$PT" decode "$out/private/events.bin")
+bad=0 n=0
+while read -r seq role thread; do
+	n=$((n + 1))
+	line=$(grep "^seq=$seq " <<< "$dec")
+	[[ $line == *" role=$role "* ]] || { echo "# record $seq is not a $role"; bad=1; }
+	t1=0 fp=0
+	[ "$thread" = THREAD_T1 ] && t1=1
+	[[ $line == *" pid=48310 "* ]] && fp=1
+	[ $t1 = $fp ] || { echo "# record $seq: $thread"; bad=1; }
+done < <(grep -o '"label":"OBSERVED","record":[0-9]*,"role":"[a-z]*","page":"[A-Z0-9_]*","thread":"[A-Z0-9_]*"' <<< "$ev" |
+	sed 's/.*"record":\([0-9]*\),"role":"\([a-z]*\)".*"thread":"\([A-Z0-9_]*\)"/\1 \2 \3/')
+is "$bad $n" "0 6" "evidence: the 6 OBSERVED statements match their records (role, thread)"
+is "$(grep -o '"label":"DERIVED","rule":"[^"]*"' <<< "$ev" | sort -u | sed 's/.*rule":"//; s/"//')" Z8.foreign-put-on-pooled-page \
+	"evidence: the DERIVED statements name the Z8 rule"
+like "$(cat "$out/ev/summary.md")" '\| vm_insert_page \| kretprobe \| 1 \| 6 \| 0 \|' "summary.md: the coverage table"
+"$PT" evidence -o "$out/ev3" --from "$out/undetermined" > /dev/null
+is "$(tr -d ' \n' < "$out/ev3/evidence.json" | grep -o '"label":"UNKNOWN","text":"ringlost12records"' | head -n1)" \
+	'"label":"UNKNOWN","text":"ringlost12records"' "evidence: what was not seen is UNKNOWN"
+
 # Bad input: one line, exit 2, no crash.
 bad() {	# bad NAME FILE-CONTENT-COMMAND EXPECTED-MESSAGE
 	eval "$2" > "$out/bad.$1"
