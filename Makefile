@@ -20,7 +20,7 @@ TOOL_CFLAGS ?= -O2 -g -Wall -Wextra -Werror -I$(TOP)/include -I$(TOP)/tools/page
 TOOL_LIBS ?= $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 TOOL_BIN := $(PROGS_OUT)/pagetrail
 
-.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help
+.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help fuzz
 
 all: modules
 
@@ -57,6 +57,12 @@ demo:
 
 bench:
 	$(TOP)/scripts/bench
+
+# Every parser of the pagetrail command under libFuzzer + ASan + UBSan, long
+# (make check runs the same harness for 20000 runs).
+FUZZ_RUNS ?= 1000000
+fuzz:
+	PAGETRAIL_FUZZ_RUNS=$(FUZZ_RUNS) bash $(TOP)/tests/host/pagetrail_fuzz.sh
 
 dkms-check:
 	bash $(TOP)/tests/host/dkms.sh $(TOP)/build/dkms-check

@@ -20,7 +20,7 @@ struct pt_view {
 
 static int has(const struct pagetrail_record *r, unsigned int bits)
 {
-	return ((r->anomalies | (r->anomaly ? 1u << r->anomaly : 0)) & bits) != 0;
+	return (pt_record_kinds(r) & bits) != 0;
 }
 
 static int chunk_has(const struct pagetrail_record *chunk, unsigned long long pfn)
@@ -477,11 +477,14 @@ int pt_analyze(struct pt_analysis *a, const struct pt_src *s)
 
 	memset(a, 0, sizeof(*a));
 	pt_cov_load(&a->cov, s);
-	if (collect(a, s) || build_view(&v, s, a))
+	if (collect(a, s) || build_view(&v, s, a)) {
+		pt_analysis_free(a);
 		return -1;
+	}
 	a->find = calloc(a->nanom + 1, sizeof(*a->find));
 	if (!a->find) {
 		free(v.r);
+		pt_analysis_free(a);
 		return -1;
 	}
 	/* Z8 first: its chain contains the zero-refcount insert that Z1 would also see. */

@@ -28,10 +28,13 @@ static const char *block_section(const struct pt_anom *x, const char *head)
 static void for_lines(const struct pt_anom *x, const char *p, int deep,
 		      void (*fn)(void *ctx, const char *line, size_t len), void *ctx)
 {
-	const char *end = x->block + x->block_len;
+	const char *end;
 	size_t len;
 
-	while (p && p < end && !strncmp(p, deep ? "    " : "  ", deep ? 4 : 2) &&
+	if (!p || !x->block)
+		return;
+	end = x->block + x->block_len;
+	while (p < end && !strncmp(p, deep ? "    " : "  ", deep ? 4 : 2) &&
 	       (!deep || p[4] != ' ' || 1)) {
 		if (!strncmp(p, "  stack:", 8) || !strncmp(p, "  history", 9))
 			break;

@@ -201,11 +201,10 @@ static int load_events(struct pt_src *s)
 	return 0;
 }
 
-int pt_src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events)
+static int src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events)
 {
 	struct stat st;
 
-	memset(s, 0, sizeof(*s));
 	if (o->from && o->trace) {
 		pt_err("--from and --trace exclude each other");
 		return -1;
@@ -234,6 +233,16 @@ int pt_src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events)
 		return -1;
 	}
 	return load_dir(s, s->origin, want_events) ? -1 : load_events(s);
+}
+
+/* On failure nothing stays allocated: callers just return. */
+int pt_src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events)
+{
+	memset(s, 0, sizeof(*s));
+	if (!src_load(s, o, want_events))
+		return 0;
+	pt_src_free(s);
+	return -1;
 }
 
 void pt_src_free(struct pt_src *s)

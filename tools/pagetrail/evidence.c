@@ -287,7 +287,13 @@ int pt_cmd_evidence(int argc, char **argv)
 		free(al);
 		return 2;
 	}
-	if (pt_src_load(&s, &o, 1) || pt_analyze(&a, &s)) {
+	if (pt_src_load(&s, &o, 1)) {
+		free(al);
+		return 2;
+	}
+	if (pt_analyze(&a, &s)) {
+		pt_analysis_free(&a);
+		pt_src_free(&s);
 		free(al);
 		return 2;
 	}

@@ -165,13 +165,20 @@ int pt_record_covers(const struct pagetrail_record *r, unsigned long long pfn)
 	return pfn >= r->pfn && pfn - r->pfn < (1ull << order);
 }
 
+unsigned int pt_record_kinds(const struct pagetrail_record *r)
+{
+	/* A record from a file is not trusted to name a kind that exists. */
+	return (r->anomalies & ((1u << PT_AN_MAX) - 1)) |
+	       (r->anomaly && r->anomaly < PT_AN_MAX ? 1u << r->anomaly : 0);
+}
+
 void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf, size_t size)
 {
 	size_t off = 0;
 	unsigned int b;
 
 	buf[0] = '\0';
-	if (!kinds && first)
+	if (!kinds && first && first < PT_AN_MAX)
 		kinds = 1u << first;
 	for (b = 1; b < PT_AN_MAX && off < size; b++) {
 		if (!(kinds & (1u << b)))

@@ -41,6 +41,8 @@ void pt_record_print(FILE *f, const struct pagetrail_record *r);
 /* Does the record concern the page pfn (exact page, or the chunk holding it)? */
 int pt_record_covers(const struct pagetrail_record *r, unsigned long long pfn);
 
+/* Every anomaly kind a record raised, as bits (1 << PT_AN_*). */
+unsigned int pt_record_kinds(const struct pagetrail_record *r);
 /* Anomaly kinds of a record as "A,B" into buf. */
 void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf, size_t size);
 

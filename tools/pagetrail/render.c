@@ -193,7 +193,7 @@ struct json_object *pt_row_json(const struct pagetrail_record *r)
 		I64("inner_ret", r->inner_ret);
 	json_object_object_add(o, "gap", json_object_new_boolean(r->rflags & PT_RF_GAP));
 	for (b = 1; b < PT_AN_MAX; b++)
-		if ((r->anomalies | (r->anomaly ? 1u << r->anomaly : 0)) & (1u << b))
+		if (pt_record_kinds(r) & (1u << b))
 			json_object_array_add(k, json_object_new_string(pt_anomaly_name(b)));
 	json_object_object_add(o, "anomalies", k);
 #undef I64
