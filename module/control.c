@@ -2,6 +2,7 @@
 /*
  * pagetrail: parse one control command, as written to debugfs "control":
  *   attach | detach | freeze | thaw | reset | overwrite=0|1 | freeze_on_anomaly=0|1
+ *   | devcg=0|1 | devcg_major=N|all
  * Surrounding whitespace (the newline echo adds) is accepted; anything else
  * is -EINVAL with a reason the caller logs.
  */
@@ -24,7 +25,25 @@ static const struct {
 	{ "reset", PT_CMD_RESET, false },
 	{ "overwrite", PT_CMD_OVERWRITE, true },
 	{ "freeze_on_anomaly", PT_CMD_FREEZE_ON_ANOMALY, true },
+	{ "devcg", PT_CMD_DEVCG, true },
+	{ "devcg_major", PT_CMD_DEVCG_MAJOR, true },
 };
+
+/* devcg_major=: a major number (0..4095) or "all". */
+static int pt_control_major(const char *value, struct pt_cmd *cmd,
+			    const char **why)
+{
+	if (value && !strcmp(value, "all")) {
+		cmd->number = -1;
+		return 0;
+	}
+	if (!value || kstrtoint(value, 10, &cmd->number) || cmd->number < 0 ||
+	    cmd->number > 4095) {
+		*why = "value must be a major 0..4095 or all";
+		return -EINVAL;
+	}
+	return 0;
+}
 
 int pt_control_parse(const char *buf, size_t len, struct pt_cmd *cmd,
 		     const char **why)
@@ -58,6 +77,8 @@ int pt_control_parse(const char *buf, size_t len, struct pt_cmd *cmd,
 			continue;
 		cmd->op = pt_cmds[i].op;
 		cmd->value = false;
+		if (cmd->op == PT_CMD_DEVCG_MAJOR)
+			return pt_control_major(value, cmd, why);
 		if (!pt_cmds[i].takes_value) {
 			if (value) {
 				*why = "this command takes no value";

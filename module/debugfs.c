@@ -21,6 +21,7 @@
 #include <pagetrail/events.h>
 #include <pagetrail/target.h>
 #include <pagetrail/profile.h>
+#include <pagetrail/devcg.h>
 
 static struct dentry *pt_dir;
 static const struct pt_profile *pt_dbg_prof;
@@ -33,6 +34,7 @@ static int pt_control_show(struct seq_file *m, void *v)
 	seq_printf(m, "frozen=%d\noverwrite=%d\nfreeze_on_anomaly=%d\n",
 		   pt_ring_frozen(), pt_ring_overwrite(),
 		   pt_events_freeze_on_anomaly());
+	pt_devcg_show_state(m);
 	return 0;
 }
 
@@ -77,6 +79,7 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		pt_tracker_reset();
 		pt_ring_reset();
 		pt_events_reset();
+		pt_devcg_reset();
 		break;
 	case PT_CMD_OVERWRITE:
 		pt_ring_set_overwrite(cmd.value);
@@ -85,8 +88,10 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		pt_events_set_freeze_on_anomaly(cmd.value);
 		break;
 	case PT_CMD_DEVCG:
+		ret = pt_devcg_set_enabled(cmd.value);
 		break;
 	case PT_CMD_DEVCG_MAJOR:
+		ret = pt_devcg_set_major(cmd.number);
 		break;
 	}
 	return ret ? ret : len;
@@ -437,6 +442,8 @@ int pt_debugfs_init(const struct pt_profile *profile)
 	debugfs_create_file("pages", 0400, pt_dir, NULL, &pt_pages_fops);
 	debugfs_create_file("anomalies", 0400, pt_dir, NULL,
 			    &pt_anomalies_fops);
+	debugfs_create_file("denials", 0400, pt_dir, NULL,
+			    &pt_devcg_denials_fops);
 	return 0;
 }
 

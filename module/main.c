@@ -15,6 +15,7 @@
 #include <pagetrail/profile.h>
 #include <pagetrail/debugfs.h>
 #include <pagetrail/token.h>
+#include <pagetrail/devcg.h>
 
 static char *target;
 module_param(target, charp, 0444);
@@ -61,7 +62,15 @@ MODULE_PARM_DESC(
 	backend,
 	"probe backend: 0 auto (fprobe where available), 1 kprobes, 2 fprobe only");
 
+static bool devcg;
+module_param(devcg, bool, 0444);
+MODULE_PARM_DESC(devcg,
+		 "record device-cgroup denials from load on (default 0; control: devcg=0|1)");
 
+static int devcg_major = -1;
+module_param(devcg_major, int, 0444);
+MODULE_PARM_DESC(devcg_major,
+		 "record denials of this major only (default -1: all)");
 
 static const struct pt_profile *pt_profile = &pt_profile_nvidia;
 
@@ -147,6 +156,7 @@ static int __init pagetrail_init(void)
 	ret = pt_debugfs_init(pt_profile);
 	if (ret)
 		goto err_target;
+	pt_devcg_init(devcg, devcg_major); /* off on failure, says why */
 	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages\n",
 		pt_profile->name, tgt, ring_kb, max_pages);
 	return 0;
@@ -164,6 +174,7 @@ static void __exit pagetrail_exit(void)
 {
 	/* Readers first, then probes: after this no handler runs. */
 	pt_debugfs_exit();
+	pt_devcg_exit();
 	pt_target_exit();
 	pt_frames_exit();
 	pt_tracker_exit();

@@ -8,6 +8,7 @@
 
 #include <linux/tracepoint.h>
 #include <uapi/pagetrail.h>
+#include <pagetrail/devcg.h>
 #include "compat.h"
 
 /* Export the enum values so trace-cmd and perf can print the names. */
@@ -163,6 +164,52 @@ TRACE_EVENT(anomaly,
 		  __entry->pfn, __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
 		  __entry->generation, __entry->refcount, __entry->token,
 		  __entry->prev_token, __entry->anomalies)
+);
+
+/* devcg_deny: a device-cgroup denial, emitted once its strings are known. */
+TRACE_EVENT(devcg_deny,
+	TP_PROTO(const struct pt_devcg_denial *d),
+	TP_ARGS(d),
+	TP_STRUCT__entry(
+		__field(u64, id)
+		__field(u64, cgroup_id)
+		__field(u32, pid)
+		__field(u32, tgid)
+		__field(u32, major)
+		__field(u32, minor)
+		__field(s32, err)
+		__field(u16, type)
+		__field(u16, access)
+		__field(u8, source)
+		__array(char, comm, 16)
+		__string(name, d->name)
+		__string(cgroup, d->cgroup)
+		__string(path, d->path)
+	),
+	TP_fast_assign(
+		__entry->id = d->id;
+		__entry->cgroup_id = d->cgroup_id;
+		__entry->pid = d->pid;
+		__entry->tgid = d->tgid;
+		__entry->major = d->major;
+		__entry->minor = d->minor;
+		__entry->err = d->err;
+		__entry->type = d->type;
+		__entry->access = d->access;
+		__entry->source = d->source;
+		memcpy(__entry->comm, d->comm, 16);
+		pt_assign_str(name, d->name);
+		pt_assign_str(cgroup, d->cgroup);
+		pt_assign_str(path, d->path);
+	),
+	TP_printk("id=%llu pid=%u tgid=%u comm=%.16s type=%s dev=%u:%u name=%s access=%s err=%d source=%s cgroup_id=%llu cgroup=%s path=%s",
+		  __entry->id, __entry->pid, __entry->tgid, __entry->comm,
+		  __entry->type == 1 ? "b" : "c", __entry->major, __entry->minor,
+		  __get_str(name), __print_flags(__entry->access, "",
+		  { 2, "r" }, { 4, "w" }, { 1, "m" }), __entry->err,
+		  __print_symbolic(__entry->source, { 0, "unknown" }, { 1, "v1" },
+				   { 2, "bpf" }),
+		  __entry->cgroup_id, __get_str(cgroup), __get_str(path))
 );
 
 #endif /* _PAGETRAIL_TRACE_H */
