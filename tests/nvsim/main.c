@@ -62,6 +62,11 @@ static int __init nvsim_init(void)
 	rc = nvsim_chardev_init();
 	if (rc)
 		goto out_pools;
+	rc = nvsim_devices_init();
+	if (rc) {
+		nvsim_chardev_exit();
+		goto out_pools;
+	}
 
 	pr_info("nvsim: loaded: NVreg_EnableSystemMemoryPools=0x%x NV_MAX_PAGE_ORDER=%d nodes=%u\n",
 		NVreg_EnableSystemMemoryPools, NV_MAX_PAGE_ORDER, num_possible_nodes());
@@ -77,6 +82,7 @@ out_aux:
 
 static void __exit nvsim_exit(void)
 {
+	nvsim_devices_exit();
 	nvsim_chardev_exit();
 	nvsim_faults_exit();
 	nv_destroy_page_pools();

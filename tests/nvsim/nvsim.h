@@ -148,6 +148,9 @@ int nvidia_mmap_helper(nv_state_t *nv, nv_linux_file_private_t *nvlfp, nvidia_st
 void nvsim_ctl_free_deferred(nv_linux_file_private_t *nvlfp);
 int nvsim_chardev_init(void);
 void nvsim_chardev_exit(void);
+/* NVIDIA's device families on 195 and dynamic majors (devices.c) */
+int nvsim_devices_init(void);
+void nvsim_devices_exit(void);
 
 /* ---- fault injection (faults.c) ---- */
 extern bool fault_noncomp;
