@@ -136,6 +136,26 @@ like "$(cat "$out/ev/summary.md")" '\| vm_insert_page \| kretprobe \| 1 \| 6 \| 
 is "$(tr -d ' \n' < "$out/ev3/evidence.json" | grep -o '"label":"UNKNOWN","text":"ringlost12records"' | head -n1)" \
 	'"label":"UNKNOWN","text":"ringlost12records"' "evidence: what was not seen is UNKNOWN"
 
+# timeline: one lane per flagged page, roles coloured, anomalies ringed;
+# rendered to PNG by rsvg-convert (librsvg2-bin), so it must be valid SVG.
+"$PT" timeline -o "$out/tl.svg" --from "$out/foreign" 2> /dev/null
+ok $? "timeline -o FILE.svg"
+svg=$(cat "$out/tl.svg")
+like "$svg" "class='lane'>pfn 0x11a40</text>" "timeline: a lane for the Z8 page"
+is "$(grep -c "stroke='#e00000' stroke-width='4'" "$out/tl.svg")" 3 "timeline: its three anomalies ringed"
+like "$svg" "class='thr'>nvsim_foreign/310</text>" "timeline: the foreign thread marked"
+like "$svg" "class='an'>INSERT_ZERO_REF</text>" "timeline: the anomaly named"
+if command -v rsvg-convert > /dev/null; then
+	rsvg-convert -o "$out/tl.png" "$out/tl.svg" 2> "$out/rsvg.err"
+	ok $? "rsvg-convert renders it ($(stat -c %s "$out/tl.png" 2>/dev/null) bytes of PNG)"
+else
+	ok 1 "rsvg-convert missing (librsvg2-bin)"
+fi
+sed 's/comm=nvsim_foreign/comm=<x\&y>/' "$FX/foreign.fx" > "$out/xml.fx"
+"$out/ptfixture" "$out/xml.fx" "$out/xml"
+"$PT" timeline -o "$out/xml.svg" --from "$out/xml" 2> /dev/null
+like "$(cat "$out/xml.svg")" "class='thr'>&lt;x&amp;y&gt;/310</text>" "timeline: a hostile thread name is escaped"
+
 # Bad input: one line, exit 2, no crash.
 bad() {	# bad NAME FILE-CONTENT-COMMAND EXPECTED-MESSAGE
 	eval "$2" > "$out/bad.$1"
