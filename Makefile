@@ -18,6 +18,13 @@ TOOL_SRCS := $(wildcard $(TOP)/tools/pagetrail/*.c)
 TOOL_HDRS := $(wildcard $(TOP)/tools/pagetrail/*.h)
 TOOL_CFLAGS ?= -O2 -g -Wall -Wextra -Werror -I$(TOP)/include -I$(TOP)/tools/pagetrail
 TOOL_LIBS ?= $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+# --trace reads trace.dat through libtracecmd; without it the option says so.
+ifeq ($(shell pkg-config --exists libtracecmd && echo y),y)
+TOOL_CFLAGS += $(shell pkg-config --cflags libtracecmd)
+TOOL_LIBS += $(shell pkg-config --libs libtracecmd)
+else
+TOOL_CFLAGS += -DPT_NO_TRACECMD
+endif
 TOOL_BIN := $(PROGS_OUT)/pagetrail
 
 .PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help fuzz

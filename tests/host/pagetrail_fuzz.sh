@@ -14,9 +14,11 @@ mkdir -p "$out/seed" "$out/corpus" "$out/fixtures"
 fx=$out/fixtures
 
 srcs=$(ls "$TOP"/tools/pagetrail/*.c | grep -v -e /main.c -e /devices -e /denials -e /lxc)
+tc="-DPT_NO_TRACECMD"
+pkg-config --exists libtracecmd && tc="$(pkg-config --cflags --libs libtracecmd)"
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$TOP/include" -I"$TOP/tools/pagetrail" -o "$out/fuzz_pagetrail" \
-	"$TOP/tests/host/fuzz_pagetrail.c" $srcs $(pkg-config --libs json-c) 2> "$out/build.log"
+	"$TOP/tests/host/fuzz_pagetrail.c" $srcs $tc $(pkg-config --libs json-c) 2> "$out/build.log"
 ok $? "fuzz target builds with clang -fsanitize=fuzzer,address,undefined"
 make -s -C "$TOP" "$BUILD/progs/pagetrail" > /dev/null 2>&1
 gcc -O2 -I"$TOP/include" -I"$TOP/tools/pagetrail" -o "$out/ptfixture" \

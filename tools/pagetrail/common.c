@@ -68,9 +68,13 @@ int pt_read_file(const char *path, char **data, size_t *len, size_t max)
 		free(buf);
 		return -errno;
 	}
-	/* debugfs and proc files report size 0: read until end of file. */
+	/*
+	 * debugfs and proc files report size 0: read until end of file.
+	 * events.bin refuses a read too small for a whole record (EINVAL):
+	 * grow while less than a page is free.
+	 */
 	for (;;) {
-		if (n == cap) {
+		if (cap - n < 4096) {
 			if (cap >= max) {
 				close(fd);
 				free(buf);

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# pagetrail --trace: a user who only ran trace-cmd (locally, or streamed
+# over trace-cmd listen on loopback) gets the same diagnosis as from the
+# module's own files: same class, pfn, culprit thread and record seqs.
+. /pt/lib/tap.sh
+. /pt/lib/pt.sh
+plan 10
+
+insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
+ok $? "nvsim and pagetrail loaded"
+echo 1 > $P/fault_foreign_put
+trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tc.err
+ok $? "trace-cmd record -e pagetrail around cuinit --foreign"
+echo 0 > $P/fault_foreign_put
+f=$(grep '^foreign ' /tmp/cuinit.out)
+pfn=$(echo "$f" | field pfn); fpid=$(echo "$f" | field pid)
+pagetrail capture -o /tmp/live.cap 2> /dev/null
+pagetrail diagnose --from /tmp/live.cap > /tmp/live.txt
+pagetrail diagnose --trace /tmp/tc.dat > /tmp/trace.txt
+cat /tmp/trace.txt >&2
+z=$(grep '^finding [0-9]*: class=Z8 ' /tmp/trace.txt | head -n1)
+is "$(echo "$z" | field pfn) $(echo "$z" | field culprit)" "$pfn nvsim_foreign/$fpid" \
+	"--trace: Z8 on nvsim's pfn, culprit the foreign thread"
+is "$(grep '^finding' /tmp/trace.txt)" "$(grep '^finding' /tmp/live.txt)" \
+	"--trace and --from a capture give the same findings (class, pfn, culprit, records)"
+like "$(cat /tmp/trace.txt)" "return chain: vm_insert_page\(pfn $pfn\) = -22 .* mmap\(2\) fails with EAGAIN" \
+	"--trace: the return chain"
+pagetrail history "$pfn" --trace /tmp/tc.dat > /tmp/h.txt
+like "$(cat /tmp/h.txt)" " nvsim_foreign/$fpid +[0-9]+ free +foreign +pooled_clean->freed" "history --trace: the foreign free"
+
+# The same through trace-cmd listen on loopback (record -N).
+echo reset > $PT/control
+rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
+ok $? "reloaded"
+mkdir -p /tmp/listen
+trace-cmd listen -p 18765 -d /tmp/listen > /tmp/listen.log 2>&1 &
+lpid=$!
+sleep 2
+echo 1 > $P/fault_foreign_put
+trace-cmd record -q -b 20000 -N 127.0.0.1:18765 -e pagetrail cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tcn.err
+echo 0 > $P/fault_foreign_put
+sleep 2
+kill $lpid 2> /dev/null
+dat=$(ls /tmp/listen/*.dat 2> /dev/null | head -n1)
+diag "listen wrote: $dat"
+f=$(grep '^foreign ' /tmp/cuinit.out)
+pfn=$(echo "$f" | field pfn); fpid=$(echo "$f" | field pid)
+pagetrail diagnose > /tmp/live2.txt
+pagetrail diagnose --trace "$dat" > /tmp/net.txt
+cat /tmp/net.txt >&2
+z=$(grep '^finding [0-9]*: class=Z8 ' /tmp/net.txt | head -n1)
+is "$(echo "$z" | field pfn) $(echo "$z" | field culprit)" "$pfn nvsim_foreign/$fpid" \
+	"listen/record -N: Z8 on nvsim's pfn, culprit the foreign thread"
+is "$(grep '^finding' /tmp/net.txt)" "$(grep '^finding' /tmp/live2.txt)" \
+	"listen/record -N and the live files give the same findings"
+rmmod pagetrail && rmmod nvsim
+ok $? "unloaded"
+done_testing
