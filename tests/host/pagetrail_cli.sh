@@ -76,7 +76,7 @@ is "$(kv rule <<< "$f") $(kv records <<< "$f")" "Z2.insert-after-free 3,4,5,6" "
 f=$(diag1 stale_pooled)
 is "$(kv rule <<< "$f") $(kv pfn <<< "$f")" "Z2.insert-while-pooled 0x60000" "diagnose stale (pooled): silent aliasing"
 f=$(diag1 pinned)
-is "$(kv class <<< "$f") $(kv pfn <<< "$f") $(kv records <<< "$f")" "PIN 0x70000 2,4" "diagnose pinned: admit and aliased take"
+is "$(kv class <<< "$f") $(kv pfn <<< "$f") $(kv records <<< "$f")" "PIN 0x70000 2,4,7" "diagnose pinned: admit, aliased take, and the re-admission of the still-pinned page in the same finding"
 d=$("$PT" diagnose --from "$out/clean"); rc=$?
 is "$rc $(grep -c '^finding' <<< "$d")" "0 0" "diagnose clean: no finding, exit 0"
 d=$("$PT" diagnose --from "$out/undetermined")

@@ -279,7 +279,7 @@ static int rule_z8(struct pt_analysis *an, const struct pt_view *v,
 	f = new_finding(an, "Z8", "Z8.foreign-put-on-pooled-page",
 			"foreign put on a pooled page", fr);
 	if (adm)
-		step(f, PT_OBSERVED, adm, "{P} admitted to the pool (generation {G}) by {T}, from {a}");
+		step(f, PT_OBSERVED, adm, "{P} admitted to the pool (generation {G}) by {T}, from {W}");
 	if (scr && (!adm || scr->seq > adm->seq))
 		step(f, PT_OBSERVED, scr, "scrubbed {F} -> {S} by {T}");
 	step(f, PT_OBSERVED, fr,
@@ -368,7 +368,7 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 	if (fr)
 		step(f, PT_OBSERVED, fr, "{P} returned to the buddy allocator by {T} (cause {C}), {F} -> {S}");
 	if (adm)
-		step(f, PT_OBSERVED, adm, "{P} admitted to the pool by {T} (generation {G}), from {a}");
+		step(f, PT_OBSERVED, adm, "{P} admitted to the pool by {T} (generation {G}), from {W}");
 	if (!fr && !adm)
 		step(f, PT_UNKNOWN, ins, "no record shows how {P} left its allocation");
 	step(f, PT_OBSERVED, ins,
@@ -379,6 +379,30 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 	claim(an, ins, fr ? fr->seq : ins->seq, ins->seq);
 	finish(f, v, ins);
 	return 1;
+}
+
+/*
+ * While the pin lives, every later admission of the page is pinned again
+ * and every take aliases it: the same chain, cited once more, not new ones.
+ */
+static void claim_pin_repeats(struct pt_analysis *an, struct pt_finding *f,
+			      const struct pt_view *v, const struct pagetrail_record *adm,
+			      unsigned long long after)
+{
+	size_t i;
+	int cited = 0;
+
+	for (i = 0; i < an->nanom; i++) {
+		struct pt_anom *x = &an->anom[i];
+
+		if (x->claimed || x->rec.seq <= after || !chunk_has(adm, x->rec.pfn) ||
+		    (pt_record_kinds(&x->rec) & ~(AN(ADMIT_EXTRA_REF) | AN(TAKE_ALIASED))))
+			continue;
+		x->claimed = 1;
+		if (!cited++)
+			step(f, PT_OBSERVED, view_rec(v, x->rec.seq) ? view_rec(v, x->rec.seq) : &x->rec,
+			     "the pin still holds: {K} again when {T} did {r} ({F} -> {S}, refcount {R})");
+	}
 }
 
 /*
@@ -403,13 +427,14 @@ static int rule_pin(struct pt_analysis *an, const struct pt_view *v,
 	f = new_finding(an, "PIN", "PIN.pinned-page-second-owner",
 			"pinned page admitted and handed to a second owner", adm);
 	step(f, PT_OBSERVED, adm,
-	     "{P} admitted to the pool from {a} by {T} with refcount {R}, one more than the pool's own: {K}");
+	     "{P} admitted to the pool from {W} by {T} with refcount {R}, one more than the pool's own: {K}");
 	step(f, PT_OBSERVED, tk,
 	     "{A} took {P} on {T} while its refcount was {R}: {K}; {a} still holds it");
 	step(f, PT_DERIVED, tk,
 	     "a page with an extra (pinned) reference entered the pool and was handed to a second owner: two allocations share it, nothing fails");
 	step(f, PT_UNKNOWN, adm, "who holds the extra reference: no record shows the pin being taken");
 	claim(an, adm, adm->seq, tk->seq);
+	claim_pin_repeats(an, f, v, adm, tk->seq);
 	finish(f, v, NULL);
 	return 1;
 }

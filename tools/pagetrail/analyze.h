@@ -28,7 +28,8 @@ enum pt_label { PT_OBSERVED, PT_DERIVED, PT_UNKNOWN };
  * One statement of a finding. what is a template: {P} page, {T} thread,
  * {A} allocation, {a} previous allocation, {G} generation, {R} refcount,
  * {E} ret, {F} from state, {S} to state, {C} cause, {O} order, {I} index,
- * {K} anomaly kinds, {M} mapcount, {X} page flags, {r} role; all of record r.
+ * {K} anomaly kinds, {M} mapcount, {X} page flags, {r} role, {W} the
+ * allocation a chunk came from (own or previous); all of record r.
  */
 struct pt_step {
 	enum pt_label label;

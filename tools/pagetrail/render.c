@@ -66,6 +66,14 @@ static void field(char c, const struct pagetrail_record *r, const struct pt_name
 	case 'F': snprintf(v, n, "%s", pt_state_name(r->from_state)); break;
 	case 'S': snprintf(v, n, "%s", pt_state_name(r->to_state)); break;
 	case 'C': snprintf(v, n, "%s", r->cause ? pt_cause_name(r->cause) : pt_role_name(r->role)); break;
+	case 'W':
+		/* Where an admitted chunk came from: the record names it either way. */
+		if (r->alloc_seq || r->prev_alloc_seq)
+			nm->alloc(nm->ctx, r->alloc_seq ? r->token : r->prev_token,
+				  r->alloc_seq ? r->alloc_seq : r->prev_alloc_seq, v, n);
+		else
+			snprintf(v, n, "an allocation the record does not name");
+		break;
 	case 'r': snprintf(v, n, "%s", pt_role_name(r->role)); break;
 	case 'O': snprintf(v, n, "%u", r->order); break;
 	case 'I': snprintf(v, n, "%u", r->index); break;
