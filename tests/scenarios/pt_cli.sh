@@ -5,7 +5,7 @@
 # capture file gives the same answers as the live files.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 33
+plan 38
 
 finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
@@ -47,6 +47,21 @@ is "$(grep -c '"comm":"nvsim_foreign"' /tmp/a.json | awk '{ print ($1 > 0) }')" 
 pagetrail status --from /tmp/foreign.cap > /dev/null
 cmp_ok $? -le 1 "status reads the capture"
 is "$(grep -c '^section ' /tmp/foreign.cap | awk '{ print ($1 >= 7) }')" 1 "the capture holds identity and every debugfs file"
+
+# evidence: aliases only; every OBSERVED statement's record has the role it claims.
+pagetrail evidence -o /tmp/ev --from /tmp/foreign.cap
+ok $? "evidence -o /tmp/ev"
+leak=$(grep -hoiE "$pfn|nvsim_foreign|cuinit|nv_mem_pool_scr|/$fpid[^0-9]|\"[0-9a-f]{16}\"|0x[0-9a-f]{4,}" /tmp/ev/evidence.json /tmp/ev/summary.md | head -n3)
+is "$leak" "" "privacy scan: no pfn, thread name, pid, token or address in the package"
+tr -d ' \n' < /tmp/ev/evidence.json | grep -o '"record":[0-9]*,"role":"[a-z]*"' |
+	sed 's/"record":\([0-9]*\),"role":"\([a-z]*\)"/\1 \2/' > /tmp/obs
+bad=0
+while read -r seq role; do
+	grep -qE "^  $seq +[0-9.]+ +[^ ]+ +[0-9]+ $role " /tmp/h.txt || { bad=1; diag "record $seq is not a $role of $pfn"; }
+done < /tmp/obs
+is "$bad $(wc -l < /tmp/obs | awk '{ print ($1 >= 5) }')" "0 1" "evidence: $(wc -l < /tmp/obs) OBSERVED statements match the page's records"
+like "$(tr -d ' \n' < /tmp/ev/evidence.json)" '"class":"Z8","rule":"Z8.foreign-put-on-pooled-page","title":"[^"]*","page":"PAGE_P1","culprit":"THREAD_T1"' \
+	"evidence: Z8 on PAGE_P1 by THREAD_T1"
 
 # Z1: non-compound block, read live.
 echo reset > $PT/control
@@ -103,10 +118,12 @@ like "$(cat /tmp/d.txt)" "^no findings" "clean: says so"
 pagetrail status --from /tmp/clean.cap > /tmp/st.txt
 is $? 0 "clean: status exit 0"
 like "$(cat /tmp/st.txt)" "tracked +[1-9][0-9]* chunks .*pooled_clean=[1-9]" "clean: chunks counted by state"
+rm -f /tmp/*.cap /tmp/*.json	# tmpfs: leave memhog the memory
 cuinit --gens 2 --drain > /dev/null
 echo 2 > /proc/sys/vm/drop_caches
 memhog > /tmp/memhog.out
 diag "$(grep '^memhog end_' /tmp/memhog.out)"
+cmp_ok "$(nv chunks_reclaimed)" -gt 0 "the shrinker reclaimed pool chunks ($(nv chunks_reclaimed))"
 pagetrail diagnose > /tmp/d.txt
 rc=$?
 grep -v '^  ' /tmp/d.txt >&2
