@@ -7,9 +7,11 @@
  *       load a BPF_PROG_TYPE_CGROUP_DEVICE allow-list (everything else is
  *       denied, as with lxc.cgroup2.devices.deny = a) and attach it to the
  *       cgroup (BPF_F_ALLOW_MULTI, as LXC does); it stays after exit
- *   devcg_bpf open PATH...
+ *   devcg_bpf open [-o FILE] [--hold] PATH...
  *       open each PATH read-write; print "open PATH pid=N ok" or
- *       "open PATH pid=N err=EPERM" per path; exit 1 if any failed
+ *       "open PATH pid=N err=EPERM" per path (to FILE if given, written
+ *       whole when done); --hold then waits to be killed, so a container
+ *       whose init this is stays up to be looked at; exit 1 if any failed
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,8 +85,8 @@ static int cmd_attach(const char *cgdir, int nrules, char **rules)
 	emit(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_2, 0, 0, 0xffff);
 	emit(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_3, BPF_REG_1, 0, 0);
 	emit(BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_3, 0, 0, 16);
-	emit(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_4, BPF_REG_1, 0, 4);
-	emit(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_5, BPF_REG_1, 0, 8);
+	emit(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_4, BPF_REG_1, 4, 0);
+	emit(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_5, BPF_REG_1, 8, 0);
 	for (i = 0; i < nrules; i++)
 		emit_rule(rules[i]);
 	emit(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
@@ -137,8 +139,29 @@ static const char *errname(int e)
 
 static int cmd_open(int n, char **paths)
 {
-	int i, fd, bad = 0;
+	const char *out = NULL;
+	int i, fd, bad = 0, hold = 0;
+	char tmp[4096];
 
+	while (n > 0 && paths[0][0] == '-') {
+		if (!strcmp(paths[0], "--hold")) {
+			hold = 1;
+		} else if (!strcmp(paths[0], "-o") && n > 1) {
+			out = paths[1];
+			paths++;
+			n--;
+		} else {
+			fprintf(stderr, "devcg_bpf: unknown option %s\n", paths[0]);
+			return 2;
+		}
+		paths++;
+		n--;
+	}
+	if (out) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+		if (!freopen(tmp, "w", stdout))
+			return 2;
+	}
 	for (i = 0; i < n; i++) {
 		fd = open(paths[i], O_RDWR);
 		if (fd < 0) {
@@ -151,6 +174,10 @@ static int cmd_open(int n, char **paths)
 		close(fd);
 	}
 	fflush(stdout);
+	if (out && rename(tmp, out))
+		return 2;
+	while (hold)
+		pause();
 	return bad;
 }
 
