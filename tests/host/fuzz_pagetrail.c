@@ -108,11 +108,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n)
 	if (n < 1)
 		return 0;
 	switch (d[0] % 5) {
-	case 0: fuzz_capfile(d + 1, n - 1); break;
-	case 1: fuzz_events(d + 1, n - 1); break;
-	case 2: fuzz_kv(d + 1, n - 1); break;
-	case 3: fuzz_commands(d + 1, n - 1, "--from"); break;
-	case 4: fuzz_commands(d + 1, n - 1, "--trace"); break;
+	case 0:
+		fuzz_capfile(d + 1, n - 1);
+		break;
+	case 1:
+		fuzz_events(d + 1, n - 1);
+		break;
+	case 2:
+		fuzz_kv(d + 1, n - 1);
+		break;
+	case 3:
+		fuzz_commands(d + 1, n - 1, "--from");
+		break;
+	case 4:
+		fuzz_commands(d + 1, n - 1, "--trace");
+		break;
 	}
 	return 0;
 }

@@ -61,32 +61,42 @@ static void write_anomaly(FILE *f, size_t i, unsigned int n)
 	char kinds[256];
 
 	pt_kinds_str(r->anomalies, r->anomaly, kinds, sizeof(kinds));
-	fprintf(f, "anomaly=%u kind=%s seq=%llu role=%s cause=%s pfn=0x%llx order=%u state=%s->%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u",
-		n, kinds, (unsigned long long)r->seq, pt_role_name(r->role), pt_cause_name(r->cause),
-		(unsigned long long)r->pfn, r->order, pt_state_name(r->from_state),
-		pt_state_name(r->to_state), r->generation, (unsigned long long)r->token,
-		(unsigned long long)r->prev_token, r->alloc_seq, r->prev_alloc_seq, r->index);
-	fprintf(f, " ref=%d map=%d head=0x%llx corder=%u pflags=0x%x", r->refcount, r->mapcount,
-		(unsigned long long)r->head_pfn, r->compound_order, r->page_flags);
-	fprintf(f, " ret=%d pid=%u tgid=%u comm=%.16s cpu=%u ts=%llu\n", r->ret, r->pid, r->tgid,
-		r->comm, r->cpu, (unsigned long long)r->ts_ns);
+	fprintf(f,
+		"anomaly=%u kind=%s seq=%llu role=%s cause=%s pfn=0x%llx order=%u state=%s->%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u",
+		n, kinds, (unsigned long long)r->seq, pt_role_name(r->role),
+		pt_cause_name(r->cause), (unsigned long long)r->pfn, r->order,
+		pt_state_name(r->from_state), pt_state_name(r->to_state),
+		r->generation, (unsigned long long)r->token,
+		(unsigned long long)r->prev_token, r->alloc_seq,
+		r->prev_alloc_seq, r->index);
+	fprintf(f, " ref=%d map=%d head=0x%llx corder=%u pflags=0x%x",
+		r->refcount, r->mapcount, (unsigned long long)r->head_pfn,
+		r->compound_order, r->page_flags);
+	fprintf(f, " ret=%d pid=%u tgid=%u comm=%.16s cpu=%u ts=%llu\n", r->ret,
+		r->pid, r->tgid, r->comm, r->cpu, (unsigned long long)r->ts_ns);
 	for (j = 0; j <= i; j++) {
-		if (rec[j].role == PT_ROLE_MAP || !pt_record_covers(&rec[j], r->pfn))
+		if (rec[j].role == PT_ROLE_MAP ||
+		    !pt_record_covers(&rec[j], r->pfn))
 			continue;
 		if (nh == 8)
 			memmove(hist, hist + 1, sizeof(hist[0]) * 7), nh--;
 		hist[nh++] = j;
 	}
-	fprintf(f, "  history pfn=0x%llx gen=%u gaps=0 (oldest first, last %zu):\n",
+	fprintf(f,
+		"  history pfn=0x%llx gen=%u gaps=0 (oldest first, last %zu):\n",
 		(unsigned long long)r->pfn, r->generation, nh);
 	for (k = 0; k < nh; k++) {
 		const struct pagetrail_record *h = &rec[hist[k]];
 
-		fprintf(f, "    ts=%llu role=%s cause=%s to=%s gen=%u token=%016llx pid=%u comm=%.16s cpu=%u%s%s%s\n",
-			(unsigned long long)h->ts_ns, pt_role_name(h->role), pt_cause_name(h->cause),
-			pt_state_name(h->to_state), h->generation, (unsigned long long)h->token,
-			h->pid, h->comm, h->cpu, (h->rflags & PT_RF_GAP) ? " gap=1" : "",
-			h->anomaly ? " anomaly=" : "", h->anomaly ? pt_anomaly_name(h->anomaly) : "");
+		fprintf(f,
+			"    ts=%llu role=%s cause=%s to=%s gen=%u token=%016llx pid=%u comm=%.16s cpu=%u%s%s%s\n",
+			(unsigned long long)h->ts_ns, pt_role_name(h->role),
+			pt_cause_name(h->cause), pt_state_name(h->to_state),
+			h->generation, (unsigned long long)h->token, h->pid,
+			h->comm, h->cpu,
+			(h->rflags & PT_RF_GAP) ? " gap=1" : "",
+			h->anomaly ? " anomaly=" : "",
+			h->anomaly ? pt_anomaly_name(h->anomaly) : "");
 	}
 	fprintf(f, "  stack:\n%s", stacks[i] ? stacks[i] : "");
 }
@@ -97,32 +107,41 @@ static void write_pages(const char *dir)
 	FILE *f = out(dir, "pages", "w");
 	size_t i, j;
 
-	fputs("# pfn order state gen token prev_token alloc prev_alloc idx gaps anomalies last\n", f);
+	fputs("# pfn order state gen token prev_token alloc prev_alloc idx gaps anomalies last\n",
+	      f);
 	for (i = 0; i < nrec; i++) {
 		const struct pagetrail_record *r = &rec[i];
 		int later = 0;
 
-		if (r->role == PT_ROLE_INSERT || r->role == PT_ROLE_MAP || r->role == PT_ROLE_VMA)
+		if (r->role == PT_ROLE_INSERT || r->role == PT_ROLE_MAP ||
+		    r->role == PT_ROLE_VMA)
 			continue;
 		for (j = i + 1; j < nrec; j++)
-			later |= rec[j].pfn == r->pfn && rec[j].role != PT_ROLE_INSERT &&
+			later |= rec[j].pfn == r->pfn &&
+				 rec[j].role != PT_ROLE_INSERT &&
 				 rec[j].role != PT_ROLE_MAP;
 		if (later)
 			continue;
-		fprintf(f, "pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u gaps=0 anomalies=0 last=%s pid=%u comm=%.16s cpu=%u ts=%llu\n",
-			(unsigned long long)r->pfn, r->order, pt_state_name(r->to_state),
-			r->generation, (unsigned long long)r->token,
-			(unsigned long long)r->prev_token, r->alloc_seq, r->prev_alloc_seq,
-			r->index, pt_role_name(r->role), r->pid, r->comm, r->cpu,
-			(unsigned long long)r->ts_ns);
+		fprintf(f,
+			"pfn=0x%llx order=%u state=%s gen=%u token=%016llx prev_token=%016llx alloc=%u prev_alloc=%u idx=%u gaps=0 anomalies=0 last=%s pid=%u comm=%.16s cpu=%u ts=%llu\n",
+			(unsigned long long)r->pfn, r->order,
+			pt_state_name(r->to_state), r->generation,
+			(unsigned long long)r->token,
+			(unsigned long long)r->prev_token, r->alloc_seq,
+			r->prev_alloc_seq, r->index, pt_role_name(r->role),
+			r->pid, r->comm, r->cpu, (unsigned long long)r->ts_ns);
 	}
 	fclose(f);
 }
 
 static void write_outputs(const char *dir, const char *stats_extra)
 {
-	struct pagetrail_file_header h = { PAGETRAIL_MAGIC, PAGETRAIL_ABI_VERSION,
-					   sizeof(h), sizeof(struct pagetrail_record), 12, 2 };
+	struct pagetrail_file_header h = { PAGETRAIL_MAGIC,
+					   PAGETRAIL_ABI_VERSION,
+					   sizeof(h),
+					   sizeof(struct pagetrail_record),
+					   12,
+					   2 };
 	FILE *f = out(dir, "events.bin", "wb");
 	unsigned int na = 0, gaps = 0;
 	size_t i;
@@ -140,12 +159,15 @@ static void write_outputs(const char *dir, const char *stats_extra)
 	fclose(f);
 	f = out(dir, "stats", "w");
 	fputs(stats_extra, f);
-	fprintf(f, "state=attached\ntarget=nvsim\nprofile=nvidia\nattaches=1\nerror=0\n");
-	fprintf(f, "ring_produced=%zu\nring_read=%zu\nring_buffered=0\nring_overwritten=0\n"
-		   "ring_dropped_full=0\nring_dropped_frozen=0\nring_lost=0\nring_unaccounted=0\n",
+	fprintf(f,
+		"state=attached\ntarget=nvsim\nprofile=nvidia\nattaches=1\nerror=0\n");
+	fprintf(f,
+		"ring_produced=%zu\nring_read=%zu\nring_buffered=0\nring_overwritten=0\n"
+		"ring_dropped_full=0\nring_dropped_frozen=0\nring_lost=0\nring_unaccounted=0\n",
 		nrec, nrec);
-	fprintf(f, "tracked=%zu\ncapacity=16384\nrecycled=0\ntracker_full=0\ngaps=%u\nanomalies=%u\n"
-		   "anomalies_dropped=0\nframes_overflow=0\nframes_unbalanced=0\nnv_decode_errors=0\n",
+	fprintf(f,
+		"tracked=%zu\ncapacity=16384\nrecycled=0\ntracker_full=0\ngaps=%u\nanomalies=%u\n"
+		"anomalies_dropped=0\nframes_overflow=0\nframes_unbalanced=0\nnv_decode_errors=0\n",
 		nrec ? (size_t)1 : (size_t)0, gaps, na);
 	fclose(f);
 }
@@ -171,7 +193,8 @@ int main(int argc, char **argv)
 	while (fgets(line, sizeof(line), in)) {
 		if (!strncmp(line, "ev ", 3) && nrec < MAXREC) {
 			if (pt_record_from_kv(line + 3, &rec[nrec]) < 0) {
-				fprintf(stderr, "ptfixture: bad record: %s", line);
+				fprintf(stderr, "ptfixture: bad record: %s",
+					line);
 				return 2;
 			}
 			/* Fixtures name the first anomaly; its bit follows. */
@@ -192,7 +215,8 @@ int main(int argc, char **argv)
 	}
 	if (!ftell(ctl))
 		fputs("state=attached\ntarget=nvsim\nprofile=nvidia\nattaches=1\nerror=0\n"
-		      "frozen=0\noverwrite=1\nfreeze_on_anomaly=0\n", ctl);
+		      "frozen=0\noverwrite=1\nfreeze_on_anomaly=0\n",
+		      ctl);
 	fclose(ctl);
 	fclose(cov);
 	write_outputs(argv[2], stats);

@@ -23,7 +23,8 @@ static int has(const struct pagetrail_record *r, unsigned int bits)
 	return (pt_record_kinds(r) & bits) != 0;
 }
 
-static int chunk_has(const struct pagetrail_record *chunk, unsigned long long pfn)
+static int chunk_has(const struct pagetrail_record *chunk,
+		     unsigned long long pfn)
 {
 	unsigned int order = chunk->order > 20 ? 20 : chunk->order;
 
@@ -111,13 +112,16 @@ static int collect(struct pt_analysis *a, const struct pt_src *s)
 
 static int by_ptr_seq(const void *a, const void *b)
 {
-	const struct pagetrail_record *x = *(const struct pagetrail_record *const *)a;
-	const struct pagetrail_record *y = *(const struct pagetrail_record *const *)b;
+	const struct pagetrail_record *x =
+		*(const struct pagetrail_record *const *)a;
+	const struct pagetrail_record *y =
+		*(const struct pagetrail_record *const *)b;
 
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int build_view(struct pt_view *v, const struct pt_src *s, struct pt_analysis *a)
+static int build_view(struct pt_view *v, const struct pt_src *s,
+		      struct pt_analysis *a)
 {
 	size_t i;
 
@@ -135,7 +139,8 @@ static int build_view(struct pt_view *v, const struct pt_src *s, struct pt_analy
 }
 
 /* The record in the view with this seq (events first: stable pointers). */
-static const struct pagetrail_record *view_rec(const struct pt_view *v, unsigned long long seq)
+static const struct pagetrail_record *view_rec(const struct pt_view *v,
+					       unsigned long long seq)
 {
 	size_t lo = 0, hi = v->n;
 
@@ -167,8 +172,8 @@ static struct pt_finding *new_finding(struct pt_analysis *a, const char *klass,
 	return f;
 }
 
-static void step(struct pt_finding *f, enum pt_label l, const struct pagetrail_record *r,
-		 const char *what)
+static void step(struct pt_finding *f, enum pt_label l,
+		 const struct pagetrail_record *r, const char *what)
 {
 	if (f->nstep >= PT_MAX_STEPS)
 		return;
@@ -179,9 +184,10 @@ static void step(struct pt_finding *f, enum pt_label l, const struct pagetrail_r
 }
 
 /* Last record of role covering pfn before seq (0: any role). */
-static const struct pagetrail_record *last_before(const struct pt_view *v, int role,
-						 unsigned long long pfn,
-						 unsigned long long seq)
+static const struct pagetrail_record *last_before(const struct pt_view *v,
+						  int role,
+						  unsigned long long pfn,
+						  unsigned long long seq)
 {
 	size_t i;
 
@@ -192,21 +198,23 @@ static const struct pagetrail_record *last_before(const struct pt_view *v, int r
 	return NULL;
 }
 
-static const struct pagetrail_record *first_after(const struct pt_view *v, int role,
-						 unsigned long long pfn,
-						 unsigned long long seq)
+static const struct pagetrail_record *first_after(const struct pt_view *v,
+						  int role,
+						  unsigned long long pfn,
+						  unsigned long long seq)
 {
 	size_t i;
 
 	for (i = 0; i < v->n; i++)
-		if (v->r[i]->seq > seq && v->r[i]->role == role && pt_record_covers(v->r[i], pfn))
+		if (v->r[i]->seq > seq && v->r[i]->role == role &&
+		    pt_record_covers(v->r[i], pfn))
 			return v->r[i];
 	return NULL;
 }
 
 /* The mmap that failed because of this insert: same thread, errno passed up. */
-static const struct pagetrail_record *failed_map(const struct pt_view *v,
-						const struct pagetrail_record *ins)
+static const struct pagetrail_record *
+failed_map(const struct pt_view *v, const struct pagetrail_record *ins)
 {
 	size_t i;
 
@@ -215,8 +223,9 @@ static const struct pagetrail_record *failed_map(const struct pt_view *v,
 	for (i = 0; i < v->n; i++) {
 		const struct pagetrail_record *m = v->r[i];
 
-		if (m->seq > ins->seq && m->role == PT_ROLE_MAP && m->pid == ins->pid &&
-		    m->ret < 0 && m->inner_ret == ins->ret)
+		if (m->seq > ins->seq && m->role == PT_ROLE_MAP &&
+		    m->pid == ins->pid && m->ret < 0 &&
+		    m->inner_ret == ins->ret)
 			return m;
 	}
 	return NULL;
@@ -270,8 +279,9 @@ static int rule_z8(struct pt_analysis *an, const struct pt_view *v,
 	for (i = 0; tk && i < v->n; i++) {
 		const struct pagetrail_record *r = v->r[i];
 
-		if (r->seq > tk->seq && r->role == PT_ROLE_INSERT && chunk_has(fr, r->pfn) &&
-		    (r->rflags & PT_RF_SAMPLED) && r->refcount == 0) {
+		if (r->seq > tk->seq && r->role == PT_ROLE_INSERT &&
+		    chunk_has(fr, r->pfn) && (r->rflags & PT_RF_SAMPLED) &&
+		    r->refcount == 0) {
 			ins = r;
 			break;
 		}
@@ -279,7 +289,8 @@ static int rule_z8(struct pt_analysis *an, const struct pt_view *v,
 	f = new_finding(an, "Z8", "Z8.foreign-put-on-pooled-page",
 			"foreign put on a pooled page", fr);
 	if (adm)
-		step(f, PT_OBSERVED, adm, "{P} admitted to the pool (generation {G}) by {T}, from {W}");
+		step(f, PT_OBSERVED, adm,
+		     "{P} admitted to the pool (generation {G}) by {T}, from {W}");
 	if (scr && (!adm || scr->seq > adm->seq))
 		step(f, PT_OBSERVED, scr, "scrubbed {F} -> {S} by {T}");
 	step(f, PT_OBSERVED, fr,
@@ -288,13 +299,15 @@ static int rule_z8(struct pt_analysis *an, const struct pt_view *v,
 		step(f, PT_OBSERVED, tk,
 		     "the pool handed {P} out again (generation {G}) to {A} on {T} with refcount {R}: {K}");
 	else
-		step(f, PT_UNKNOWN, fr, "no later take of {P} was recorded: not reused yet, or not seen");
+		step(f, PT_UNKNOWN, fr,
+		     "no later take of {P} was recorded: not reused yet, or not seen");
 	if (ins)
 		step(f, PT_OBSERVED, ins,
 		     "vm_insert_page({P}) for {A} on {T} saw refcount {R} and returned {E}: {K}");
 	step(f, PT_DERIVED, fr,
 	     "a thread outside the driver dropped the reference the pool held; the pool kept listing the page and reused it: a lifetime bug outside the pool, not a pool race (Z8)");
-	step(f, PT_UNKNOWN, fr, "why {T} held a reference to drop: no record shows it took one (its stack is the lead)");
+	step(f, PT_UNKNOWN, fr,
+	     "why {T} held a reference to drop: no record shows it took one (its stack is the lead)");
 	claim(an, fr, fr->seq, ins ? ins->seq : (tk ? tk->seq : fr->seq));
 	finish(f, v, ins);
 	return 1;
@@ -314,25 +327,30 @@ static int rule_z1(struct pt_analysis *an, const struct pt_view *v,
 
 	if (ins->role != PT_ROLE_INSERT || !has(ins, AN(INSERT_ZERO_REF)) ||
 	    !(ins->rflags & PT_RF_SAMPLED) || ins->refcount != 0 ||
-	    (ins->page_flags & (PT_PF_HEAD | PT_PF_TAIL | PT_PF_COMPOUND)) || ins->order == 0 ||
-	    ins->index == 0)
+	    (ins->page_flags & (PT_PF_HEAD | PT_PF_TAIL | PT_PF_COMPOUND)) ||
+	    ins->order == 0 || ins->index == 0)
 		return 0;
 	for (i = 0; i < v->n && !asg; i++)
-		if (v->r[i]->role == PT_ROLE_ASSIGN && v->r[i]->alloc_seq == ins->alloc_seq &&
+		if (v->r[i]->role == PT_ROLE_ASSIGN &&
+		    v->r[i]->alloc_seq == ins->alloc_seq &&
 		    v->r[i]->seq < ins->seq && chunk_has(v->r[i], ins->pfn))
 			asg = v->r[i];
 	if (asg)
 		for (i = 0; i < v->n && !hd; i++)
-			if (v->r[i]->role == PT_ROLE_INSERT && v->r[i]->pfn == asg->pfn &&
-			    v->r[i]->alloc_seq == ins->alloc_seq && v->r[i]->seq < ins->seq)
+			if (v->r[i]->role == PT_ROLE_INSERT &&
+			    v->r[i]->pfn == asg->pfn &&
+			    v->r[i]->alloc_seq == ins->alloc_seq &&
+			    v->r[i]->seq < ins->seq)
 				hd = v->r[i];
 	f = new_finding(an, "Z1", "Z1.noncompound-tail-at-insert",
 			"non-compound tail page at insert", asg ? asg : ins);
 	f->pfn = ins->pfn;
 	if (asg)
-		step(f, PT_OBSERVED, asg, "{A} got an order-{O} block at {P} on {T} (cause {C})");
+		step(f, PT_OBSERVED, asg,
+		     "{A} got an order-{O} block at {P} on {T} (cause {C})");
 	if (hd)
-		step(f, PT_OBSERVED, hd, "page {I} of the block ({P}) inserted with refcount {R}: returned {E}");
+		step(f, PT_OBSERVED, hd,
+		     "page {I} of the block ({P}) inserted with refcount {R}: returned {E}");
 	step(f, PT_OBSERVED, ins,
 	     "vm_insert_page({P}), page {I} of {A} on {T}: refcount {R}, page flags {X}, returned {E}: {K}");
 	step(f, PT_DERIVED, ins,
@@ -354,26 +372,35 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 	int pooled = has(ins, AN(INSERT_WHILE_POOLED));
 	struct pt_finding *f;
 
-	if (ins->role != PT_ROLE_INSERT || !(has(ins, AN(INSERT_AFTER_FREE)) || pooled))
+	if (ins->role != PT_ROLE_INSERT ||
+	    !(has(ins, AN(INSERT_AFTER_FREE)) || pooled))
 		return 0;
 	fr = pooled ? NULL : last_before(v, PT_ROLE_FREE, ins->pfn, ins->seq);
 	if (fr && fr->cause == PT_CAUSE_RECLAIM)
 		rc = last_before(v, PT_ROLE_RECLAIM, ins->pfn, fr->seq);
 	adm = pooled ? last_before(v, PT_ROLE_ADMIT, ins->pfn, ins->seq) : NULL;
-	f = new_finding(an, "Z2", pooled ? "Z2.insert-while-pooled" : "Z2.insert-after-free",
-			pooled ? "stale mapping context: insert of a pooled page" :
-				 "stale mapping context: insert after free", ins);
+	f = new_finding(
+		an, "Z2",
+		pooled ? "Z2.insert-while-pooled" : "Z2.insert-after-free",
+		pooled ? "stale mapping context: insert of a pooled page" :
+			 "stale mapping context: insert after free",
+		ins);
 	if (rc)
-		step(f, PT_OBSERVED, rc, "{T} reclaimed {P} from the pool (cause {C})");
+		step(f, PT_OBSERVED, rc,
+		     "{T} reclaimed {P} from the pool (cause {C})");
 	if (fr)
-		step(f, PT_OBSERVED, fr, "{P} returned to the buddy allocator by {T} (cause {C}), {F} -> {S}");
+		step(f, PT_OBSERVED, fr,
+		     "{P} returned to the buddy allocator by {T} (cause {C}), {F} -> {S}");
 	if (adm)
-		step(f, PT_OBSERVED, adm, "{P} admitted to the pool by {T} (generation {G}), from {W}");
+		step(f, PT_OBSERVED, adm,
+		     "{P} admitted to the pool by {T} (generation {G}), from {W}");
 	if (!fr && !adm)
-		step(f, PT_UNKNOWN, ins, "no record shows how {P} left its allocation");
+		step(f, PT_UNKNOWN, ins,
+		     "no record shows how {P} left its allocation");
 	step(f, PT_OBSERVED, ins,
-	     pooled ? "vm_insert_page({P}) on {T} for {A} while the pool listed it ({F}): returned {E}, silent aliasing: {K}" :
-		      "vm_insert_page({P}) on {T} for {A} after the free: refcount {R}, page flags {X}, returned {E}: {K}");
+	     pooled ?
+		     "vm_insert_page({P}) on {T} for {A} while the pool listed it ({F}): returned {E}, silent aliasing: {K}" :
+		     "vm_insert_page({P}) on {T} for {A} after the free: refcount {R}, page flags {X}, returned {E}: {K}");
 	step(f, PT_DERIVED, ins,
 	     "the mapping went through a context whose allocation had already been freed: stale mapping context (Z2)");
 	claim(an, ins, fr ? fr->seq : ins->seq, ins->seq);
@@ -386,7 +413,8 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
  * and every take aliases it: the same chain, cited once more, not new ones.
  */
 static void claim_pin_repeats(struct pt_analysis *an, struct pt_finding *f,
-			      const struct pt_view *v, const struct pagetrail_record *adm,
+			      const struct pt_view *v,
+			      const struct pagetrail_record *adm,
 			      unsigned long long after)
 {
 	size_t i;
@@ -395,12 +423,16 @@ static void claim_pin_repeats(struct pt_analysis *an, struct pt_finding *f,
 	for (i = 0; i < an->nanom; i++) {
 		struct pt_anom *x = &an->anom[i];
 
-		if (x->claimed || x->rec.seq <= after || !chunk_has(adm, x->rec.pfn) ||
-		    (pt_record_kinds(&x->rec) & ~(AN(ADMIT_EXTRA_REF) | AN(TAKE_ALIASED))))
+		if (x->claimed || x->rec.seq <= after ||
+		    !chunk_has(adm, x->rec.pfn) ||
+		    (pt_record_kinds(&x->rec) &
+		     ~(AN(ADMIT_EXTRA_REF) | AN(TAKE_ALIASED))))
 			continue;
 		x->claimed = 1;
 		if (!cited++)
-			step(f, PT_OBSERVED, view_rec(v, x->rec.seq) ? view_rec(v, x->rec.seq) : &x->rec,
+			step(f, PT_OBSERVED,
+			     view_rec(v, x->rec.seq) ? view_rec(v, x->rec.seq) :
+						       &x->rec,
 			     "the pin still holds: {K} again when {T} did {r} ({F} -> {S}, refcount {R})");
 	}
 }
@@ -420,19 +452,22 @@ static int rule_pin(struct pt_analysis *an, const struct pt_view *v,
 		return 0;
 	for (i = 0; i < v->n && !tk; i++)
 		if (v->r[i]->seq > adm->seq && v->r[i]->role == PT_ROLE_TAKE &&
-		    has(v->r[i], AN(TAKE_ALIASED)) && chunk_has(adm, v->r[i]->pfn))
+		    has(v->r[i], AN(TAKE_ALIASED)) &&
+		    chunk_has(adm, v->r[i]->pfn))
 			tk = v->r[i];
 	if (!tk)
 		return 0;
 	f = new_finding(an, "PIN", "PIN.pinned-page-second-owner",
-			"pinned page admitted and handed to a second owner", adm);
+			"pinned page admitted and handed to a second owner",
+			adm);
 	step(f, PT_OBSERVED, adm,
 	     "{P} admitted to the pool from {W} by {T} with refcount {R}, one more than the pool's own: {K}");
 	step(f, PT_OBSERVED, tk,
 	     "{A} took {P} on {T} while its refcount was {R}: {K}; {a} still holds it");
 	step(f, PT_DERIVED, tk,
 	     "a page with an extra (pinned) reference entered the pool and was handed to a second owner: two allocations share it, nothing fails");
-	step(f, PT_UNKNOWN, adm, "who holds the extra reference: no record shows the pin being taken");
+	step(f, PT_UNKNOWN, adm,
+	     "who holds the extra reference: no record shows the pin being taken");
 	claim(an, adm, adm->seq, tk->seq);
 	claim_pin_repeats(an, f, v, adm, tk->seq);
 	finish(f, v, NULL);
@@ -440,22 +475,27 @@ static int rule_pin(struct pt_analysis *an, const struct pt_view *v,
 }
 
 /* Whatever no rule explained: one finding per page, saying what is missing. */
-static void undetermined(struct pt_analysis *an, const struct pt_view *v, struct pt_anom *x)
+static void undetermined(struct pt_analysis *an, const struct pt_view *v,
+			 struct pt_anom *x)
 {
-	const struct pagetrail_record *r = view_rec(v, x->rec.seq), *first = NULL;
+	const struct pagetrail_record *r = view_rec(v, x->rec.seq),
+				      *first = NULL;
 	struct pt_finding *f;
 	size_t i;
 
 	if (!r)
 		r = &x->rec;
-	f = new_finding(an, "UNDETERMINED", "none-matched", "no rule matched", r);
+	f = new_finding(an, "UNDETERMINED", "none-matched", "no rule matched",
+			r);
 	for (i = 0; i < an->nanom; i++) {
 		struct pt_anom *y = &an->anom[i];
 
 		if (y->claimed || y->rec.pfn != r->pfn)
 			continue;
 		y->claimed = 1;
-		step(f, PT_OBSERVED, view_rec(v, y->rec.seq) ? view_rec(v, y->rec.seq) : &y->rec,
+		step(f, PT_OBSERVED,
+		     view_rec(v, y->rec.seq) ? view_rec(v, y->rec.seq) :
+					       &y->rec,
 		     "{K} on {P}: {r} ({C}) {F} -> {S} by {T}");
 		if (!y->in_events)
 			step(f, PT_UNKNOWN, &y->rec,
@@ -470,8 +510,10 @@ static void undetermined(struct pt_analysis *an, const struct pt_view *v, struct
 			step(f, PT_UNKNOWN, v->r[i],
 			     "the transition before this {r} of {P} ({F} -> {S}) was not observed (gap)");
 	}
-	if (first && first->role != PT_ROLE_ASSIGN && first->role != PT_ROLE_ADMIT)
-		step(f, PT_UNKNOWN, first, "no record shows how {P} entered the driver: its first record is a {r} ({C}) by {T}");
+	if (first && first->role != PT_ROLE_ASSIGN &&
+	    first->role != PT_ROLE_ADMIT)
+		step(f, PT_UNKNOWN, first,
+		     "no record shows how {P} entered the driver: its first record is a {r} ({C}) by {T}");
 	for (i = 0; i < (size_t)an->cov.nreasons; i++)
 		step(f, PT_UNKNOWN, NULL, an->cov.reasons[i]);
 	finish(f, v, r->role == PT_ROLE_INSERT ? r : NULL);
@@ -514,13 +556,16 @@ int pt_analyze(struct pt_analysis *a, const struct pt_src *s)
 	}
 	/* Z8 first: its chain contains the zero-refcount insert that Z1 would also see. */
 	for (i = 0; i < a->nanom; i++)
-		if (!a->anom[i].claimed && (r = view_rec(&v, a->anom[i].rec.seq)))
+		if (!a->anom[i].claimed &&
+		    (r = view_rec(&v, a->anom[i].rec.seq)))
 			rule_z8(a, &v, r);
 	for (i = 0; i < a->nanom; i++)
-		if (!a->anom[i].claimed && (r = view_rec(&v, a->anom[i].rec.seq)))
+		if (!a->anom[i].claimed &&
+		    (r = view_rec(&v, a->anom[i].rec.seq)))
 			rule_pin(a, &v, r);
 	for (i = 0; i < a->nanom; i++)
-		if (!a->anom[i].claimed && (r = view_rec(&v, a->anom[i].rec.seq)) &&
+		if (!a->anom[i].claimed &&
+		    (r = view_rec(&v, a->anom[i].rec.seq)) &&
 		    !rule_z1(a, &v, r))
 			rule_z2(a, &v, r);
 	for (i = 0; i < a->nanom; i++)

@@ -16,10 +16,10 @@
 /* An anomaly: its record, and what debugfs "anomalies" kept about it. */
 struct pt_anom {
 	struct pagetrail_record rec;
-	int in_events;       /* the record is in the events read */
-	const char *block;   /* its block in the anomalies file (history, stack) */
+	int in_events; /* the record is in the events read */
+	const char *block; /* its block in the anomalies file (history, stack) */
 	size_t block_len;
-	int claimed;         /* a finding explains it */
+	int claimed; /* a finding explains it */
 };
 
 enum pt_label { PT_OBSERVED, PT_DERIVED, PT_UNKNOWN };
@@ -40,13 +40,13 @@ struct pt_step {
 #define PT_MAX_STEPS 16
 
 struct pt_finding {
-	const char *klass;  /* Z1, Z2, Z8, PIN, UNDETERMINED */
-	const char *rule;   /* the rule's name */
+	const char *klass; /* Z1, Z2, Z8, PIN, UNDETERMINED */
+	const char *rule; /* the rule's name */
 	const char *title;
 	unsigned long long pfn;
 	const struct pagetrail_record *culprit; /* whose thread is to blame */
-	const struct pagetrail_record *insert;  /* failed insert, if any */
-	const struct pagetrail_record *map;     /* the mmap it failed */
+	const struct pagetrail_record *insert; /* failed insert, if any */
+	const struct pagetrail_record *map; /* the mmap it failed */
 	struct pt_step step[PT_MAX_STEPS];
 	int nstep;
 };
@@ -68,16 +68,20 @@ void pt_analysis_free(struct pt_analysis *a);
 /* How entities are named: raw in diagnose, opaque aliases in evidence. */
 struct pt_namer {
 	void (*pfn)(void *ctx, unsigned long long pfn, char *buf, size_t n);
-	void (*thread)(void *ctx, const struct pagetrail_record *r, char *buf, size_t n);
-	void (*alloc)(void *ctx, unsigned long long token, unsigned int seq, char *buf, size_t n);
+	void (*thread)(void *ctx, const struct pagetrail_record *r, char *buf,
+		       size_t n);
+	void (*alloc)(void *ctx, unsigned long long token, unsigned int seq,
+		      char *buf, size_t n);
 	void *ctx;
 };
 extern const struct pt_namer pt_raw_namer;
 
-void pt_step_render(const struct pt_step *st, const struct pt_namer *nm, char *buf, size_t n);
+void pt_step_render(const struct pt_step *st, const struct pt_namer *nm,
+		    char *buf, size_t n);
 const char *pt_label_name(enum pt_label l);
 /* "vm_insert_page(...) = -22 -> ... -> mmap(2) = EAGAIN" for a failed map. */
-void pt_chain_render(const struct pagetrail_record *ins, const struct pagetrail_record *map,
+void pt_chain_render(const struct pagetrail_record *ins,
+		     const struct pagetrail_record *map,
 		     const struct pt_namer *nm, char *buf, size_t n);
 
 /* Records of the page pfn, in sequence order; returns the count. */
@@ -86,7 +90,8 @@ size_t pt_page_records(const struct pt_src *s, unsigned long long pfn,
 
 /* One row of a page's history table, and its JSON form. */
 void pt_row_header(FILE *f);
-void pt_row_print(FILE *f, const struct pagetrail_record *r, unsigned long long t0);
+void pt_row_print(FILE *f, const struct pagetrail_record *r,
+		  unsigned long long t0);
 struct json_object *pt_row_json(const struct pagetrail_record *r);
 
 #endif /* PAGETRAIL_TOOL_ANALYZE_H */

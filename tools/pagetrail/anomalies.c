@@ -26,7 +26,8 @@ static const char *block_section(const struct pt_anom *x, const char *head)
 
 /* Indented lines of a section until the next heading or the block end. */
 static void for_lines(const struct pt_anom *x, const char *p, int deep,
-		      void (*fn)(void *ctx, const char *line, size_t len), void *ctx)
+		      void (*fn)(void *ctx, const char *line, size_t len),
+		      void *ctx)
 {
 	const char *end;
 	size_t len;
@@ -57,7 +58,8 @@ static void json_line(void *ctx, const char *line, size_t len)
 	json_object_array_add(ctx, json_object_new_string_len(line, (int)len));
 }
 
-static void print_anomaly(const struct pt_src *s, size_t k, const struct pt_anom *x)
+static void print_anomaly(const struct pt_src *s, size_t k,
+			  const struct pt_anom *x)
 {
 	const struct pagetrail_record *r = &x->rec;
 	const struct pagetrail_record **h;
@@ -68,9 +70,10 @@ static void print_anomaly(const struct pt_src *s, size_t k, const struct pt_anom
 	pt_record_comm(r, comm);
 	printf("anomaly %zu: %s seq=%llu pfn=0x%llx role=%s state=%s->%s gen=%u alloc=%u prev_alloc=%u ref=%d ret=%d thread=%s/%u cpu=%u%s\n",
 	       k, kinds, (unsigned long long)r->seq, (unsigned long long)r->pfn,
-	       pt_role_name(r->role), pt_state_name(r->from_state), pt_state_name(r->to_state),
-	       r->generation, r->alloc_seq, r->prev_alloc_seq, r->refcount, r->ret, comm, r->pid,
-	       r->cpu, x->in_events ? "" : " (record not in the events read)");
+	       pt_role_name(r->role), pt_state_name(r->from_state),
+	       pt_state_name(r->to_state), r->generation, r->alloc_seq,
+	       r->prev_alloc_seq, r->refcount, r->ret, comm, r->pid, r->cpu,
+	       x->in_events ? "" : " (record not in the events read)");
 	h = calloc(s->nrec + 1, sizeof(*h));
 	n = h ? pt_page_records(s, r->pfn, h, s->nrec) : 0;
 	printf("  history (records read, up to this one):\n");
@@ -80,16 +83,21 @@ static void print_anomaly(const struct pt_src *s, size_t k, const struct pt_anom
 	free(h);
 	if (block_section(x, "  history")) {
 		printf("  history kept by the module with the anomaly:\n");
-		for_lines(x, block_section(x, "  history"), 1, print_line, NULL);
+		for_lines(x, block_section(x, "  history"), 1, print_line,
+			  NULL);
 	}
-	printf("  stack:%s\n", x->block ? "" : " (not recorded in this source)");
+	printf("  stack:%s\n",
+	       x->block ? "" : " (not recorded in this source)");
 	for_lines(x, block_section(x, "  stack:"), 1, print_line, NULL);
 }
 
-static struct json_object *anomaly_json(const struct pt_src *s, const struct pt_anom *x)
+static struct json_object *anomaly_json(const struct pt_src *s,
+					const struct pt_anom *x)
 {
-	struct json_object *o = pt_row_json(&x->rec), *h = json_object_new_array();
-	struct json_object *kept = json_object_new_array(), *st = json_object_new_array();
+	struct json_object *o = pt_row_json(&x->rec),
+			   *h = json_object_new_array();
+	struct json_object *kept = json_object_new_array(),
+			   *st = json_object_new_array();
 	const struct pagetrail_record **r = calloc(s->nrec + 1, sizeof(*r));
 	size_t n = r ? pt_page_records(s, x->rec.pfn, r, s->nrec) : 0, i;
 
@@ -98,7 +106,8 @@ static struct json_object *anomaly_json(const struct pt_src *s, const struct pt_
 	free(r);
 	for_lines(x, block_section(x, "  history"), 1, json_line, kept);
 	for_lines(x, block_section(x, "  stack:"), 1, json_line, st);
-	json_object_object_add(o, "in_events", json_object_new_boolean(x->in_events));
+	json_object_object_add(o, "in_events",
+			       json_object_new_boolean(x->in_events));
 	json_object_object_add(o, "history", h);
 	json_object_object_add(o, "history_kept", kept);
 	json_object_object_add(o, "stack", st);
@@ -121,7 +130,8 @@ int pt_cmd_anomalies(int argc, char **argv)
 		i = (size_t)j;
 		if (r <= 0) {
 			if (!r)
-				pt_err("anomalies: unknown argument %s", argv[i]);
+				pt_err("anomalies: unknown argument %s",
+				       argv[i]);
 			return 2;
 		}
 	}
@@ -134,12 +144,15 @@ int pt_cmd_anomalies(int argc, char **argv)
 	if (o.json) {
 		arr = json_object_new_array();
 		for (i = 0; i < a.nanom; i++)
-			json_object_array_add(arr, anomaly_json(&s, &a.anom[i]));
-		puts(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_array_add(arr,
+					      anomaly_json(&s, &a.anom[i]));
+		puts(json_object_to_json_string_ext(
+			arr, JSON_C_TO_STRING_PRETTY |
+				     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(arr);
 	} else {
-		printf("%zu anomal%s (%s)\n", a.nanom, a.nanom == 1 ? "y" : "ies", s.origin);
+		printf("%zu anomal%s (%s)\n", a.nanom,
+		       a.nanom == 1 ? "y" : "ies", s.origin);
 		for (i = 0; i < a.nanom; i++)
 			print_anomaly(&s, i + 1, &a.anom[i]);
 	}

@@ -9,7 +9,8 @@ int pt_cap_write_header(FILE *f)
 	return fputs(PT_CAP_MAGIC, f) < 0 ? -1 : 0;
 }
 
-int pt_cap_write_section(FILE *f, const char *name, const void *data, size_t len)
+int pt_cap_write_section(FILE *f, const char *name, const void *data,
+			 size_t len)
 {
 	if (fprintf(f, "section %s %zu\n", name, len) < 0)
 		return -1;
@@ -30,20 +31,22 @@ static int valid_name(const char *p, size_t n)
 	if (n == 0 || n > PT_CAP_MAX_NAME)
 		return 0;
 	for (i = 0; i < n; i++)
-		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= '0' && p[i] <= '9') ||
-		      p[i] == '.' || p[i] == '_' || p[i] == '-'))
+		if (!((p[i] >= 'a' && p[i] <= 'z') ||
+		      (p[i] >= '0' && p[i] <= '9') || p[i] == '.' ||
+		      p[i] == '_' || p[i] == '-'))
 			return 0;
 	return 1;
 }
 
 /* Decimal, no sign, no leading zero, no overflow; *end after the digits. */
-static int parse_len(const char *p, const char *lim, size_t *out, const char **end)
+static int parse_len(const char *p, const char *lim, size_t *out,
+		     const char **end)
 {
 	size_t v = 0;
 	const char *q = p;
 
-	if (q >= lim || *q < '0' || *q > '9' || (*q == '0' && q + 1 < lim && q[1] >= '0' &&
-						   q[1] <= '9'))
+	if (q >= lim || *q < '0' || *q > '9' ||
+	    (*q == '0' && q + 1 < lim && q[1] >= '0' && q[1] <= '9'))
 		return -1;
 	for (; q < lim && *q >= '0' && *q <= '9'; q++) {
 		if (v > (SIZE_MAX - 9) / 10)
@@ -80,14 +83,17 @@ static int parse_section(struct pt_src *s, const char **pp, const char *lim,
 		return -1;
 	}
 	p = nl + 1;
-	if (len > (size_t)(lim - p) || (size_t)(lim - p) - len < 1 || p[len] != '\n') {
-		snprintf(err, errlen, "section %.*s truncated", (int)nlen, name);
+	if (len > (size_t)(lim - p) || (size_t)(lim - p) - len < 1 ||
+	    p[len] != '\n') {
+		snprintf(err, errlen, "section %.*s truncated", (int)nlen,
+			 name);
 		return -1;
 	}
 	memcpy(nbuf, name, nlen);
 	nbuf[nlen] = '\0';
 	if (pt_src_text(s, nbuf) || s->nblobs >= PT_CAP_MAX_SECTIONS) {
-		snprintf(err, errlen, "section %s repeated or too many sections", nbuf);
+		snprintf(err, errlen,
+			 "section %s repeated or too many sections", nbuf);
 		return -1;
 	}
 	data = malloc(len + 1);
@@ -105,14 +111,17 @@ static int parse_section(struct pt_src *s, const char **pp, const char *lim,
 	return 0;
 }
 
-int pt_cap_parse(struct pt_src *s, const char *buf, size_t len, char *err, size_t errlen)
+int pt_cap_parse(struct pt_src *s, const char *buf, size_t len, char *err,
+		 size_t errlen)
 {
 	const char *p = buf, *lim = buf + len;
 	size_t ml = strlen(PT_CAP_MAGIC);
 
 	if (len < ml || memcmp(buf, PT_CAP_MAGIC, ml)) {
 		if (len >= 18 && !memcmp(buf, "pagetrail-capture ", 18))
-			snprintf(err, errlen, "capture format version not supported (this tool reads 1)");
+			snprintf(
+				err, errlen,
+				"capture format version not supported (this tool reads 1)");
 		else
 			snprintf(err, errlen, "not a pagetrail capture file");
 		return -1;

@@ -21,10 +21,12 @@
 #define PT_CAP_MAX_NAME 63
 
 int pt_cap_write_header(FILE *f);
-int pt_cap_write_section(FILE *f, const char *name, const void *data, size_t len);
+int pt_cap_write_section(FILE *f, const char *name, const void *data,
+			 size_t len);
 int pt_cap_write_end(FILE *f);
 
 /* Parse a whole capture image into s's blobs; 0, or -1 with a reason in err. */
-int pt_cap_parse(struct pt_src *s, const char *buf, size_t len, char *err, size_t errlen);
+int pt_cap_parse(struct pt_src *s, const char *buf, size_t len, char *err,
+		 size_t errlen);
 
 #endif /* PAGETRAIL_TOOL_CAPFILE_H */

@@ -16,8 +16,9 @@
 #include "common.h"
 #include "capfile.h"
 
-static const char *const pt_cap_files[] = { "control", "stats", "coverage", "pages",
-					    "anomalies", "events.bin" };
+static const char *const pt_cap_files[] = {
+	"control", "stats", "coverage", "pages", "anomalies", "events.bin"
+};
 
 static int run_command(char **argv, int *status)
 {
@@ -27,7 +28,8 @@ static int run_command(char **argv, int *status)
 		return -1;
 	if (pid == 0) {
 		execvp(argv[0], argv);
-		fprintf(stderr, "pagetrail: capture: %s: %s\n", argv[0], strerror(errno));
+		fprintf(stderr, "pagetrail: capture: %s: %s\n", argv[0],
+			strerror(errno));
 		_exit(127);
 	}
 	while (waitpid(pid, status, 0) < 0)
@@ -68,11 +70,13 @@ static void build_id(char *out, size_t n)
 		memcpy(&dsz, d + off + 4, 4);
 		memcpy(&type, d + off + 8, 4);
 		off += 12;
-		if (nsz > len || dsz > len || off + ((nsz + 3) & ~3u) + dsz > len)
+		if (nsz > len || dsz > len ||
+		    off + ((nsz + 3) & ~3u) + dsz > len)
 			break;
 		if (type == 3 && nsz == 4 && !memcmp(d + off, "GNU", 4)) {
 			for (i = 0; i < dsz && o + 3 < n; i++)
-				o += (size_t)snprintf(out + o, n - o, "%02x", d[off + 4 + i]);
+				o += (size_t)snprintf(out + o, n - o, "%02x",
+						      d[off + 4 + i]);
 			break;
 		}
 		off += ((nsz + 3) & ~3u) + ((dsz + 3) & ~3u);
@@ -90,8 +94,9 @@ static void module_facts(char *buf, size_t n, size_t *off, const char *mod)
 		snprintf(path, sizeof(path), "/sys/module/%s/%s", mod, keys[i]);
 		if (pt_read_file(path, &data, &len, 4096))
 			continue;
-		*off += (size_t)snprintf(buf + *off, n - *off, "%s_%s=%.*s\n", mod, keys[i],
-					 (int)strcspn(data, "\n"), data);
+		*off += (size_t)snprintf(buf + *off, n - *off, "%s_%s=%.*s\n",
+					 mod, keys[i], (int)strcspn(data, "\n"),
+					 data);
 		free(data);
 	}
 }
@@ -111,16 +116,20 @@ static int write_identity(FILE *f, const char *dir, int have_cmd, int status)
 		pt_kv_str(ctl, "target", target, sizeof(target));
 		free(ctl);
 	}
-	off += (size_t)snprintf(buf + off, sizeof(buf) - off,
-				"capture_format=1\ncaptured_at=%lld\nkernel_release=%s\nkernel_version=%s\nmachine=%s\nkernel_build_id=%s\ntarget=%s\n",
-				(long long)time(NULL), u.release, u.version, u.machine, bid, target);
+	off += (size_t)snprintf(
+		buf + off, sizeof(buf) - off,
+		"capture_format=1\ncaptured_at=%lld\nkernel_release=%s\nkernel_version=%s\nmachine=%s\nkernel_build_id=%s\ntarget=%s\n",
+		(long long)time(NULL), u.release, u.version, u.machine, bid,
+		target);
 	module_facts(buf, sizeof(buf), &off, "pagetrail");
 	if (target[0] && strchr(target, '/') == NULL)
 		module_facts(buf, sizeof(buf), &off, target);
 	if (have_cmd && off < sizeof(buf))
-		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "command_exit=%d\n",
-					WIFEXITED(status) ? WEXITSTATUS(status) :
-							    128 + WTERMSIG(status));
+		off += (size_t)snprintf(buf + off, sizeof(buf) - off,
+					"command_exit=%d\n",
+					WIFEXITED(status) ?
+						WEXITSTATUS(status) :
+						128 + WTERMSIG(status));
 	if (off >= sizeof(buf))
 		off = sizeof(buf) - 1;
 	if (pt_cap_write_section(f, "identity", buf, off))
@@ -128,8 +137,9 @@ static int write_identity(FILE *f, const char *dir, int have_cmd, int status)
 	if (add_file(f, "nvidia_version", "/proc/driver/nvidia/version") ||
 	    add_file(f, "nvidia_params", "/proc/driver/nvidia/params"))
 		return -1;
-	return add_file(f, "pool_parameter",
-			"/sys/module/nvidia/parameters/NVreg_EnableSystemMemoryPools");
+	return add_file(
+		f, "pool_parameter",
+		"/sys/module/nvidia/parameters/NVreg_EnableSystemMemoryPools");
 }
 
 static int write_debugfs(FILE *f, const char *dir)
@@ -155,7 +165,8 @@ static int write_debugfs(FILE *f, const char *dir)
 
 int pt_cmd_capture(int argc, char **argv)
 {
-	const char *out = "pagetrail.capture", *dir = getenv("PAGETRAIL_DEBUGFS");
+	const char *out = "pagetrail.capture",
+		   *dir = getenv("PAGETRAIL_DEBUGFS");
 	int i, status = 0, have_cmd = 0, rc;
 	FILE *f;
 
@@ -175,11 +186,13 @@ int pt_cmd_capture(int argc, char **argv)
 	if (!dir)
 		dir = PT_DEBUGFS;
 	if (access(dir, R_OK)) {
-		pt_err("capture: %s: %s (pagetrail loaded? debugfs mounted?)", dir, strerror(errno));
+		pt_err("capture: %s: %s (pagetrail loaded? debugfs mounted?)",
+		       dir, strerror(errno));
 		return 2;
 	}
 	if (have_cmd && run_command(argv + i + 1, &status)) {
-		pt_err("capture: cannot run %s: %s", argv[i + 1], strerror(errno));
+		pt_err("capture: cannot run %s: %s", argv[i + 1],
+		       strerror(errno));
 		return 2;
 	}
 	f = fopen(out, "wb");
@@ -187,7 +200,8 @@ int pt_cmd_capture(int argc, char **argv)
 		pt_err("capture: %s: %s", out, strerror(errno));
 		return 2;
 	}
-	rc = pt_cap_write_header(f) || write_identity(f, dir, have_cmd, status) ||
+	rc = pt_cap_write_header(f) ||
+	     write_identity(f, dir, have_cmd, status) ||
 	     write_debugfs(f, dir) || pt_cap_write_end(f);
 	if (fclose(f) || rc) {
 		pt_err("capture: writing %s failed", out);

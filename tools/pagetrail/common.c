@@ -14,7 +14,8 @@
 #include "trace.h"
 
 /* The debugfs files a reading subcommand uses; events.bin is read last. */
-static const char *const pt_files[] = { "control", "stats", "coverage", "pages", "anomalies" };
+static const char *const pt_files[] = { "control", "stats", "coverage", "pages",
+					"anomalies" };
 
 #define PT_MAX_FILE (1ul << 30)
 
@@ -125,7 +126,8 @@ int pt_src_add(struct pt_src *s, const char *name, char *data, size_t len)
 	return 0;
 }
 
-static const struct pt_blob *pt_src_blob(const struct pt_src *s, const char *name)
+static const struct pt_blob *pt_src_blob(const struct pt_src *s,
+					 const char *name)
 {
 	size_t i;
 
@@ -150,7 +152,8 @@ static int load_dir(struct pt_src *s, const char *dir, int want_events)
 
 	for (i = 0; i <= sizeof(pt_files) / sizeof(pt_files[0]); i++) {
 		const char *name = i < sizeof(pt_files) / sizeof(pt_files[0]) ?
-			pt_files[i] : "events.bin";
+					   pt_files[i] :
+					   "events.bin";
 
 		if (!strcmp(name, "events.bin") && !want_events)
 			break;
@@ -195,7 +198,8 @@ static int load_events(struct pt_src *s)
 
 	if (!b)
 		return 0;
-	if (pt_events_parse(b->data, b->len, &s->rec, &s->nrec, err, sizeof(err))) {
+	if (pt_events_parse(b->data, b->len, &s->rec, &s->nrec, err,
+			    sizeof(err))) {
 		pt_err("%s: events.bin: %s", s->origin, err);
 		return -1;
 	}
@@ -205,7 +209,8 @@ static int load_events(struct pt_src *s)
 	return 0;
 }
 
-static int src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events)
+static int src_load(struct pt_src *s, const struct pt_srcopt *o,
+		    int want_events)
 {
 	struct stat st;
 
@@ -270,7 +275,8 @@ const char *pt_kv(const char *text, const char *key, size_t *len)
 	if (!text)
 		return NULL;
 	while ((p = strstr(p, key))) {
-		if ((p == text || p[-1] == '\n' || p[-1] == ' ') && p[kl] == '=') {
+		if ((p == text || p[-1] == '\n' || p[-1] == ' ') &&
+		    p[kl] == '=') {
 			v = p + kl + 1;
 			*len = strcspn(v, " \n");
 			return v;

@@ -18,20 +18,22 @@ struct pt_blob {
 struct pagetrail_record;
 
 struct pt_src {
-	const char *origin;   /* "live debugfs", the capture path, the trace path */
-	int kind;             /* PT_SRC_* */
+	const char *origin; /* "live debugfs", the capture path, the trace path */
+	int kind; /* PT_SRC_* */
 	struct pt_blob *blobs;
 	size_t nblobs;
 	struct pagetrail_record *rec; /* events, in sequence order */
 	size_t nrec;
-	unsigned long long seq_gaps;  /* records missing between first and last seq */
+	unsigned long long
+		seq_gaps; /* records missing between first and last seq */
 };
 
 enum { PT_SRC_LIVE, PT_SRC_DIR, PT_SRC_CAPTURE, PT_SRC_TRACE };
 
 /* Options every reading subcommand accepts. */
 struct pt_srcopt {
-	const char *from;  /* capture file, or a directory holding debugfs copies */
+	const char
+		*from; /* capture file, or a directory holding debugfs copies */
 	const char *trace; /* trace-cmd's trace.dat */
 	const char *debugfs;
 	int json;

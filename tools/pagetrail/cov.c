@@ -107,7 +107,8 @@ static void find_reasons(struct pt_cov *c)
 	int i;
 
 	if (!c->have_stats)
-		reason(c, "no stats: ring losses, gaps and tracker overflow not known");
+		reason(c,
+		       "no stats: ring losses, gaps and tracker overflow not known");
 	if (!c->have_coverage)
 		reason(c, "no coverage file: probe misses not known");
 	if (c->have_stats && strcmp(c->state, "attached"))
@@ -116,8 +117,8 @@ static void find_reasons(struct pt_cov *c)
 		if (!c->probe[i].planted)
 			reason(c, "probe %s not planted", c->probe[i].name);
 		if (c->probe[i].missed)
-			reason(c, "probe %s missed %lld calls", c->probe[i].name,
-			       c->probe[i].missed);
+			reason(c, "probe %s missed %lld calls",
+			       c->probe[i].name, c->probe[i].missed);
 	}
 	for (i = 0; i < c->ntp; i++)
 		if (!c->tp[i].hooked)
@@ -125,18 +126,24 @@ static void find_reasons(struct pt_cov *c)
 	if (c->lost)
 		reason(c, "ring lost %lld records", c->lost);
 	if (c->gaps)
-		reason(c, "%lld transitions whose predecessor was not observed (gaps)", c->gaps);
+		reason(c,
+		       "%lld transitions whose predecessor was not observed (gaps)",
+		       c->gaps);
 	if (c->tracker_full)
-		reason(c, "tracker full %lld times: chunks not tracked", c->tracker_full);
+		reason(c, "tracker full %lld times: chunks not tracked",
+		       c->tracker_full);
 	if (c->anomalies_dropped)
 		reason(c, "%lld anomalies not kept", c->anomalies_dropped);
 	if (c->frames_overflow || c->frames_unbalanced)
 		reason(c, "nesting frames overflowed %lld / unbalanced %lld",
 		       c->frames_overflow, c->frames_unbalanced);
 	if (c->decode_errors)
-		reason(c, "%lld driver arguments could not be decoded", c->decode_errors);
+		reason(c, "%lld driver arguments could not be decoded",
+		       c->decode_errors);
 	if (c->seq_gaps > 0)
-		reason(c, "%lld records missing from the events read (seq gaps)", c->seq_gaps);
+		reason(c,
+		       "%lld records missing from the events read (seq gaps)",
+		       c->seq_gaps);
 }
 
 void pt_cov_load(struct pt_cov *c, const struct pt_src *s)
@@ -162,21 +169,27 @@ static struct json_object *probe_json(const struct pt_probe_cov *p)
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "probe", json_object_new_string(p->name));
-	json_object_object_add(o, "backend", json_object_new_string(p->backend));
-	json_object_object_add(o, "planted", json_object_new_boolean(p->planted));
+	json_object_object_add(o, "backend",
+			       json_object_new_string(p->backend));
+	json_object_object_add(o, "planted",
+			       json_object_new_boolean(p->planted));
 	json_object_object_add(o, "hits", json_object_new_int64(p->hits));
-	json_object_object_add(o, "filtered", json_object_new_int64(p->filtered));
+	json_object_object_add(o, "filtered",
+			       json_object_new_int64(p->filtered));
 	json_object_object_add(o, "pending", json_object_new_int64(p->pending));
 	json_object_object_add(o, "missed", json_object_new_int64(p->missed));
 	return o;
 }
 
-#define ADD_INT(o, c, f) json_object_object_add(o, #f, json_object_new_int64((c)->f))
+#define ADD_INT(o, c, f) \
+	json_object_object_add(o, #f, json_object_new_int64((c)->f))
 
 struct json_object *pt_cov_json(const struct pt_cov *c)
 {
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
-	struct json_object *r = json_object_new_object(), *why = json_object_new_array();
+	struct json_object *o = json_object_new_object(),
+			   *a = json_object_new_array();
+	struct json_object *r = json_object_new_object(),
+			   *why = json_object_new_array();
 	int i;
 
 	for (i = 0; i < c->nprobe; i++)
@@ -184,9 +197,12 @@ struct json_object *pt_cov_json(const struct pt_cov *c)
 	for (i = 0; i < c->ntp; i++) {
 		struct json_object *t = json_object_new_object();
 
-		json_object_object_add(t, "tracepoint", json_object_new_string(c->tp[i].name));
-		json_object_object_add(t, "hooked", json_object_new_boolean(c->tp[i].hooked));
-		json_object_object_add(t, "hits", json_object_new_int64(c->tp[i].hits));
+		json_object_object_add(t, "tracepoint",
+				       json_object_new_string(c->tp[i].name));
+		json_object_object_add(
+			t, "hooked", json_object_new_boolean(c->tp[i].hooked));
+		json_object_object_add(t, "hits",
+				       json_object_new_int64(c->tp[i].hits));
 		json_object_array_add(a, t);
 	}
 	json_object_object_add(o, "probes", a);
@@ -204,8 +220,10 @@ struct json_object *pt_cov_json(const struct pt_cov *c)
 	ADD_INT(o, c, anomalies_dropped);
 	ADD_INT(o, c, seq_gaps);
 	for (i = 0; i < c->nreasons; i++)
-		json_object_array_add(why, json_object_new_string(c->reasons[i]));
-	json_object_object_add(o, "complete", json_object_new_boolean(pt_cov_complete(c)));
+		json_object_array_add(why,
+				      json_object_new_string(c->reasons[i]));
+	json_object_object_add(o, "complete",
+			       json_object_new_boolean(pt_cov_complete(c)));
 	json_object_object_add(o, "not_observed", why);
 	return o;
 }

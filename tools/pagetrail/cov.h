@@ -30,9 +30,12 @@ struct pt_cov {
 	int nprobe;
 	struct pt_tp_cov tp[8];
 	int ntp;
-	long long produced, read, buffered, overwritten, dropped_full, dropped_frozen, lost;
-	long long unaccounted, tracked, capacity, recycled, tracker_full, gaps, anomalies;
-	long long anomalies_dropped, frames_overflow, frames_unbalanced, decode_errors;
+	long long produced, read, buffered, overwritten, dropped_full,
+		dropped_frozen, lost;
+	long long unaccounted, tracked, capacity, recycled, tracker_full, gaps,
+		anomalies;
+	long long anomalies_dropped, frames_overflow, frames_unbalanced,
+		decode_errors;
 	long long seq_gaps; /* in the events this source holds (-1: none read) */
 	/* What was not observed, one short phrase each. */
 	char reasons[PT_COV_MAX_REASONS][96];

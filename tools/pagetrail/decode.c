@@ -53,8 +53,9 @@ int pt_cmd_decode(int argc, char **argv)
 	free(rec);
 	if (!check)
 		return 0;
-	fprintf(stderr, "records=%llu first_seq=%llu last_seq=%llu seq_gaps=%llu\n", si.n,
-		si.first, si.last, si.gaps);
+	fprintf(stderr,
+		"records=%llu first_seq=%llu last_seq=%llu seq_gaps=%llu\n",
+		si.n, si.first, si.last, si.gaps);
 	if (si.backwards) {
 		pt_err("decode: sequence numbers go backwards");
 		return 1;

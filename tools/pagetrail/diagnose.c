@@ -11,7 +11,8 @@
 #include "analyze.h"
 
 /* The seqs a finding cites, ascending, without repeats. */
-static size_t finding_seqs(const struct pt_finding *f, unsigned long long *out, size_t max)
+static size_t finding_seqs(const struct pt_finding *f, unsigned long long *out,
+			   size_t max)
 {
 	size_t n = 0, i, j;
 
@@ -42,28 +43,34 @@ static void print_finding(size_t k, const struct pt_finding *f)
 
 	pt_raw_namer.thread(NULL, f->culprit, thr, sizeof(thr));
 	printf("finding %zu: class=%s rule=%s pfn=0x%llx culprit=%s culprit_seq=%llu records=",
-	       k, f->klass, f->rule, f->pfn, thr, (unsigned long long)f->culprit->seq);
+	       k, f->klass, f->rule, f->pfn, thr,
+	       (unsigned long long)f->culprit->seq);
 	for (i = 0; i < n; i++)
 		printf("%s%llu", i ? "," : "", seqs[i]);
 	printf("\n  %s (%s)\n", f->title, f->klass);
 	for (i = 0; i < (size_t)f->nstep; i++) {
 		pt_step_render(&f->step[i], &pt_raw_namer, line, sizeof(line));
 		if (f->step[i].r && f->step[i].label != PT_UNKNOWN)
-			printf("  %-8s seq %-8llu %s\n", pt_label_name(f->step[i].label),
+			printf("  %-8s seq %-8llu %s\n",
+			       pt_label_name(f->step[i].label),
 			       (unsigned long long)f->step[i].r->seq, line);
 		else
-			printf("  %-8s %-12s %s\n", pt_label_name(f->step[i].label), "", line);
+			printf("  %-8s %-12s %s\n",
+			       pt_label_name(f->step[i].label), "", line);
 	}
 	if (f->insert && f->insert->ret < 0) {
-		pt_chain_render(f->insert, f->map, &pt_raw_namer, line, sizeof(line));
+		pt_chain_render(f->insert, f->map, &pt_raw_namer, line,
+				sizeof(line));
 		printf("  return chain: %s\n", line);
 	}
 }
 
 static struct json_object *finding_json(const struct pt_finding *f)
 {
-	struct json_object *o = json_object_new_object(), *st = json_object_new_array();
-	struct json_object *rs = json_object_new_array(), *c = json_object_new_object();
+	struct json_object *o = json_object_new_object(),
+			   *st = json_object_new_array();
+	struct json_object *rs = json_object_new_array(),
+			   *c = json_object_new_object();
 	unsigned long long seqs[PT_MAX_STEPS];
 	size_t n = finding_seqs(f, seqs, PT_MAX_STEPS), i;
 	char buf[512], comm[17];
@@ -75,9 +82,12 @@ static struct json_object *finding_json(const struct pt_finding *f)
 	json_object_object_add(o, "pfn", json_object_new_string(buf));
 	pt_record_comm(f->culprit, comm);
 	json_object_object_add(c, "comm", json_object_new_string(comm));
-	json_object_object_add(c, "pid", json_object_new_int64(f->culprit->pid));
-	json_object_object_add(c, "tgid", json_object_new_int64(f->culprit->tgid));
-	json_object_object_add(c, "seq", json_object_new_uint64(f->culprit->seq));
+	json_object_object_add(c, "pid",
+			       json_object_new_int64(f->culprit->pid));
+	json_object_object_add(c, "tgid",
+			       json_object_new_int64(f->culprit->tgid));
+	json_object_object_add(c, "seq",
+			       json_object_new_uint64(f->culprit->seq));
 	json_object_object_add(o, "culprit", c);
 	for (i = 0; i < n; i++)
 		json_object_array_add(rs, json_object_new_uint64(seqs[i]));
@@ -86,9 +96,13 @@ static struct json_object *finding_json(const struct pt_finding *f)
 		struct json_object *s = json_object_new_object();
 
 		pt_step_render(&f->step[i], &pt_raw_namer, buf, sizeof(buf));
-		json_object_object_add(s, "label", json_object_new_string(pt_label_name(f->step[i].label)));
+		json_object_object_add(s, "label",
+				       json_object_new_string(pt_label_name(
+					       f->step[i].label)));
 		if (f->step[i].r)
-			json_object_object_add(s, "seq", json_object_new_uint64(f->step[i].r->seq));
+			json_object_object_add(
+				s, "seq",
+				json_object_new_uint64(f->step[i].r->seq));
 		json_object_object_add(s, "text", json_object_new_string(buf));
 		json_object_array_add(st, s);
 	}
@@ -96,13 +110,22 @@ static struct json_object *finding_json(const struct pt_finding *f)
 	if (f->insert && f->insert->ret < 0) {
 		struct json_object *ch = json_object_new_object();
 
-		pt_chain_render(f->insert, f->map, &pt_raw_namer, buf, sizeof(buf));
-		json_object_object_add(ch, "insert_seq", json_object_new_uint64(f->insert->seq));
-		json_object_object_add(ch, "insert_ret", json_object_new_int(f->insert->ret));
+		pt_chain_render(f->insert, f->map, &pt_raw_namer, buf,
+				sizeof(buf));
+		json_object_object_add(ch, "insert_seq",
+				       json_object_new_uint64(f->insert->seq));
+		json_object_object_add(ch, "insert_ret",
+				       json_object_new_int(f->insert->ret));
 		if (f->map) {
-			json_object_object_add(ch, "map_seq", json_object_new_uint64(f->map->seq));
-			json_object_object_add(ch, "helper_ret", json_object_new_int((int)f->map->aux));
-			json_object_object_add(ch, "mmap_ret", json_object_new_int(f->map->ret));
+			json_object_object_add(
+				ch, "map_seq",
+				json_object_new_uint64(f->map->seq));
+			json_object_object_add(
+				ch, "helper_ret",
+				json_object_new_int((int)f->map->aux));
+			json_object_object_add(
+				ch, "mmap_ret",
+				json_object_new_int(f->map->ret));
 		}
 		json_object_object_add(ch, "text", json_object_new_string(buf));
 		json_object_object_add(o, "return_chain", ch);
@@ -117,12 +140,13 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 	int j;
 
 	printf("pagetrail diagnose (%s): %zu finding%s from %zu anomal%s in %zu records\n",
-	       s->origin, a->nfind, a->nfind == 1 ? "" : "s", a->nanom, a->nanom == 1 ? "y" : "ies",
-	       s->nrec);
+	       s->origin, a->nfind, a->nfind == 1 ? "" : "s", a->nanom,
+	       a->nanom == 1 ? "y" : "ies", s->nrec);
 	for (i = 0; i < a->nfind; i++)
 		print_finding(i + 1, &a->find[i]);
 	for (i = 0; i < a->nlone_map; i++) {
-		pt_chain_render(a->lone_map[i], a->lone_map[i], &pt_raw_namer, line, sizeof(line));
+		pt_chain_render(a->lone_map[i], a->lone_map[i], &pt_raw_namer,
+				line, sizeof(line));
 		printf("failed mmap seq %llu no rule explains: %s\n",
 		       (unsigned long long)a->lone_map[i]->seq, line);
 	}
@@ -139,18 +163,20 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 
 static void print_json(const struct pt_src *s, const struct pt_analysis *a)
 {
-	struct json_object *o = json_object_new_object(), *fs = json_object_new_array();
+	struct json_object *o = json_object_new_object(),
+			   *fs = json_object_new_array();
 	size_t i;
 
 	json_object_object_add(o, "source", json_object_new_string(s->origin));
 	json_object_object_add(o, "records", json_object_new_uint64(s->nrec));
-	json_object_object_add(o, "anomalies", json_object_new_uint64(a->nanom));
+	json_object_object_add(o, "anomalies",
+			       json_object_new_uint64(a->nanom));
 	for (i = 0; i < a->nfind; i++)
 		json_object_array_add(fs, finding_json(&a->find[i]));
 	json_object_object_add(o, "findings", fs);
 	json_object_object_add(o, "coverage", pt_cov_json(&a->cov));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 

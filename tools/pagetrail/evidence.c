@@ -17,11 +17,13 @@
 #define PT_MAX_ALIAS 4096
 
 struct pt_aliases {
-	unsigned long long page[PT_MAX_ALIAS], alloc[PT_MAX_ALIAS], thread[PT_MAX_ALIAS];
+	unsigned long long page[PT_MAX_ALIAS], alloc[PT_MAX_ALIAS],
+		thread[PT_MAX_ALIAS];
 	size_t npage, nalloc, nthread;
 };
 
-static size_t alias_of(unsigned long long *tbl, size_t *n, unsigned long long key)
+static size_t alias_of(unsigned long long *tbl, size_t *n,
+		       unsigned long long key)
 {
 	size_t i;
 
@@ -41,15 +43,18 @@ static void al_pfn(void *ctx, unsigned long long pfn, char *buf, size_t n)
 	snprintf(buf, n, "PAGE_P%zu", alias_of(a->page, &a->npage, pfn) + 1);
 }
 
-static void al_thread(void *ctx, const struct pagetrail_record *r, char *buf, size_t n)
+static void al_thread(void *ctx, const struct pagetrail_record *r, char *buf,
+		      size_t n)
 {
 	struct pt_aliases *a = ctx;
 
-	snprintf(buf, n, "THREAD_T%zu", alias_of(a->thread, &a->nthread, r->pid) + 1);
+	snprintf(buf, n, "THREAD_T%zu",
+		 alias_of(a->thread, &a->nthread, r->pid) + 1);
 }
 
 /* ALLOC_A .. ALLOC_Z, then ALLOC_AA ..: one per allocation instance. */
-static void al_alloc(void *ctx, unsigned long long token, unsigned int seq, char *buf, size_t n)
+static void al_alloc(void *ctx, unsigned long long token, unsigned int seq,
+		     char *buf, size_t n)
 {
 	struct pt_aliases *a = ctx;
 	size_t i;
@@ -63,35 +68,45 @@ static void al_alloc(void *ctx, unsigned long long token, unsigned int seq, char
 	if (i < 26)
 		snprintf(buf, n, "ALLOC_%c", (char)('A' + i));
 	else
-		snprintf(buf, n, "ALLOC_%c%c", (char)('A' + (i / 26 - 1) % 26), (char)('A' + i % 26));
+		snprintf(buf, n, "ALLOC_%c%c", (char)('A' + (i / 26 - 1) % 26),
+			 (char)('A' + i % 26));
 }
 
-static struct json_object *statement(const struct pt_step *st, const struct pt_namer *nm,
+static struct json_object *statement(const struct pt_step *st,
+				     const struct pt_namer *nm,
 				     const struct pt_finding *f)
 {
 	struct json_object *o = json_object_new_object();
 	char buf[512];
 
 	pt_step_render(st, nm, buf, sizeof(buf));
-	json_object_object_add(o, "label", json_object_new_string(pt_label_name(st->label)));
+	json_object_object_add(
+		o, "label", json_object_new_string(pt_label_name(st->label)));
 	if (st->r && st->label == PT_OBSERVED) {
-		json_object_object_add(o, "record", json_object_new_uint64(st->r->seq));
-		json_object_object_add(o, "role", json_object_new_string(pt_role_name(st->r->role)));
+		json_object_object_add(o, "record",
+				       json_object_new_uint64(st->r->seq));
+		json_object_object_add(
+			o, "role",
+			json_object_new_string(pt_role_name(st->r->role)));
 		nm->pfn(nm->ctx, st->r->pfn, buf, sizeof(buf));
 		json_object_object_add(o, "page", json_object_new_string(buf));
 		nm->thread(nm->ctx, st->r, buf, sizeof(buf));
-		json_object_object_add(o, "thread", json_object_new_string(buf));
+		json_object_object_add(o, "thread",
+				       json_object_new_string(buf));
 		pt_step_render(st, nm, buf, sizeof(buf));
 	}
 	if (st->label == PT_DERIVED)
-		json_object_object_add(o, "rule", json_object_new_string(f->rule));
+		json_object_object_add(o, "rule",
+				       json_object_new_string(f->rule));
 	json_object_object_add(o, "text", json_object_new_string(buf));
 	return o;
 }
 
-static struct json_object *finding_json(const struct pt_finding *f, const struct pt_namer *nm)
+static struct json_object *finding_json(const struct pt_finding *f,
+					const struct pt_namer *nm)
 {
-	struct json_object *o = json_object_new_object(), *st = json_object_new_array();
+	struct json_object *o = json_object_new_object(),
+			   *st = json_object_new_array();
 	char buf[512];
 	int i;
 
@@ -107,7 +122,8 @@ static struct json_object *finding_json(const struct pt_finding *f, const struct
 	json_object_object_add(o, "statements", st);
 	if (f->insert && f->insert->ret < 0) {
 		pt_chain_render(f->insert, f->map, nm, buf, sizeof(buf));
-		json_object_object_add(o, "return_chain", json_object_new_string(buf));
+		json_object_object_add(o, "return_chain",
+				       json_object_new_string(buf));
 	}
 	return o;
 }
@@ -115,30 +131,39 @@ static struct json_object *finding_json(const struct pt_finding *f, const struct
 /* Identity facts safe to publish: kernel, build id, module versions. */
 static struct json_object *identity_json(const struct pt_src *s)
 {
-	static const char *const keys[] = { "kernel_release", "machine", "kernel_build_id",
-					    "target", "pagetrail_version", "pagetrail_srcversion" };
-	const char *id = pt_src_text(s, "identity"), *nv = pt_src_text(s, "nvidia_version");
+	static const char *const keys[] = {
+		"kernel_release", "machine",	       "kernel_build_id",
+		"target",	  "pagetrail_version", "pagetrail_srcversion"
+	};
+	const char *id = pt_src_text(s, "identity"),
+		   *nv = pt_src_text(s, "nvidia_version");
 	struct json_object *o = json_object_new_object();
 	char buf[128], key[96], tgt[48] = "";
 	size_t i;
 
 	for (i = 0; id && i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!pt_kv_str(id, keys[i], buf, sizeof(buf)))
-			json_object_object_add(o, keys[i], json_object_new_string(buf));
+			json_object_object_add(o, keys[i],
+					       json_object_new_string(buf));
 	if (id && !pt_kv_str(id, "target", tgt, sizeof(tgt))) {
 		snprintf(key, sizeof(key), "%s_version", tgt);
 		if (!pt_kv_str(id, key, buf, sizeof(buf)))
-			json_object_object_add(o, "target_version", json_object_new_string(buf));
+			json_object_object_add(o, "target_version",
+					       json_object_new_string(buf));
 		snprintf(key, sizeof(key), "%s_srcversion", tgt);
 		if (!pt_kv_str(id, key, buf, sizeof(buf)))
-			json_object_object_add(o, "target_srcversion", json_object_new_string(buf));
+			json_object_object_add(o, "target_srcversion",
+					       json_object_new_string(buf));
 	}
 	if (nv)
-		json_object_object_add(o, "nvidia_version",
-				       json_object_new_string_len(nv, (int)strcspn(nv, "\n")));
+		json_object_object_add(
+			o, "nvidia_version",
+			json_object_new_string_len(nv, (int)strcspn(nv, "\n")));
 	if (!id)
-		json_object_object_add(o, "note", json_object_new_string(
-			"live or directory source: no identity section (use pagetrail capture)"));
+		json_object_object_add(
+			o, "note",
+			json_object_new_string(
+				"live or directory source: no identity section (use pagetrail capture)"));
 	return o;
 }
 
@@ -150,55 +175,65 @@ static struct json_object *coverage_json(const struct pt_cov *c)
 	for (i = 0; i < c->nreasons; i++) {
 		struct json_object *s = json_object_new_object();
 
-		json_object_object_add(s, "label", json_object_new_string("UNKNOWN"));
-		json_object_object_add(s, "text", json_object_new_string(c->reasons[i]));
+		json_object_object_add(s, "label",
+				       json_object_new_string("UNKNOWN"));
+		json_object_object_add(s, "text",
+				       json_object_new_string(c->reasons[i]));
 		json_object_array_add(u, s);
 	}
 	json_object_object_add(o, "statements", u);
 	return o;
 }
 
-static int write_json(const char *dir, const struct pt_src *s, const struct pt_analysis *a,
-		      const struct pt_namer *nm)
+static int write_json(const char *dir, const struct pt_src *s,
+		      const struct pt_analysis *a, const struct pt_namer *nm)
 {
-	struct json_object *o = json_object_new_object(), *fs = json_object_new_array();
+	struct json_object *o = json_object_new_object(),
+			   *fs = json_object_new_array();
 	char path[4096];
 	size_t i;
 	int rc;
 
-	json_object_object_add(o, "format", json_object_new_string("pagetrail-evidence 1"));
+	json_object_object_add(o, "format",
+			       json_object_new_string("pagetrail-evidence 1"));
 	json_object_object_add(o, "identity", identity_json(s));
 	json_object_object_add(o, "records", json_object_new_uint64(s->nrec));
-	json_object_object_add(o, "anomalies", json_object_new_uint64(a->nanom));
+	json_object_object_add(o, "anomalies",
+			       json_object_new_uint64(a->nanom));
 	for (i = 0; i < a->nfind; i++)
 		json_object_array_add(fs, finding_json(&a->find[i], nm));
 	json_object_object_add(o, "findings", fs);
 	json_object_object_add(o, "coverage", coverage_json(&a->cov));
 	snprintf(path, sizeof(path), "%s/evidence.json", dir);
-	rc = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY |
+	rc = json_object_to_file_ext(path, o,
+				     JSON_C_TO_STRING_PRETTY |
 					     JSON_C_TO_STRING_NOSLASHESCAPE);
 	json_object_put(o);
 	return rc;
 }
 
-static void md_finding(FILE *f, size_t k, const struct pt_finding *fd, const struct pt_namer *nm)
+static void md_finding(FILE *f, size_t k, const struct pt_finding *fd,
+		       const struct pt_namer *nm)
 {
 	char page[32], thr[32], line[512];
 	int i;
 
 	nm->pfn(nm->ctx, fd->pfn, page, sizeof(page));
 	nm->thread(nm->ctx, fd->culprit, thr, sizeof(thr));
-	fprintf(f, "## Finding %zu: %s (%s)\n\nRule `%s`, page %s, culprit %s.\n\n", k, fd->title,
-		fd->klass, fd->rule, page, thr);
+	fprintf(f,
+		"## Finding %zu: %s (%s)\n\nRule `%s`, page %s, culprit %s.\n\n",
+		k, fd->title, fd->klass, fd->rule, page, thr);
 	for (i = 0; i < fd->nstep; i++) {
 		pt_step_render(&fd->step[i], nm, line, sizeof(line));
 		if (fd->step[i].r && fd->step[i].label == PT_OBSERVED)
 			fprintf(f, "- **OBSERVED** (record %llu): %s\n",
 				(unsigned long long)fd->step[i].r->seq, line);
 		else if (fd->step[i].label == PT_DERIVED)
-			fprintf(f, "- **DERIVED** (rule `%s`): %s\n", fd->rule, line);
+			fprintf(f, "- **DERIVED** (rule `%s`): %s\n", fd->rule,
+				line);
 		else
-			fprintf(f, "- **%s**: %s\n", pt_label_name(fd->step[i].label), line);
+			fprintf(f, "- **%s**: %s\n",
+				pt_label_name(fd->step[i].label), line);
 	}
 	if (fd->insert && fd->insert->ret < 0) {
 		pt_chain_render(fd->insert, fd->map, nm, line, sizeof(line));
@@ -211,24 +246,29 @@ static void md_coverage(FILE *f, const struct pt_cov *c)
 {
 	int i;
 
-	fprintf(f, "## Coverage\n\n| probe | backend | planted | hits | missed |\n|---|---|---|---|---|\n");
+	fprintf(f,
+		"## Coverage\n\n| probe | backend | planted | hits | missed |\n|---|---|---|---|---|\n");
 	for (i = 0; i < c->nprobe; i++)
-		fprintf(f, "| %s | %s | %d | %lld | %lld |\n", c->probe[i].name, c->probe[i].backend,
-			c->probe[i].planted, c->probe[i].hits, c->probe[i].missed);
+		fprintf(f, "| %s | %s | %d | %lld | %lld |\n", c->probe[i].name,
+			c->probe[i].backend, c->probe[i].planted,
+			c->probe[i].hits, c->probe[i].missed);
 	for (i = 0; i < c->ntp; i++)
-		fprintf(f, "| tracepoint %s | - | %d | %lld | - |\n", c->tp[i].name, c->tp[i].hooked,
-			c->tp[i].hits);
-	fprintf(f, "\n| ring produced | read | lost | gaps | tracker full | anomalies not kept |\n"
-		   "|---|---|---|---|---|---|\n| %lld | %lld | %lld | %lld | %lld | %lld |\n\n",
-		c->produced, c->read, c->lost, c->gaps, c->tracker_full, c->anomalies_dropped);
+		fprintf(f, "| tracepoint %s | - | %d | %lld | - |\n",
+			c->tp[i].name, c->tp[i].hooked, c->tp[i].hits);
+	fprintf(f,
+		"\n| ring produced | read | lost | gaps | tracker full | anomalies not kept |\n"
+		"|---|---|---|---|---|---|\n| %lld | %lld | %lld | %lld | %lld | %lld |\n\n",
+		c->produced, c->read, c->lost, c->gaps, c->tracker_full,
+		c->anomalies_dropped);
 	if (pt_cov_complete(c))
-		fprintf(f, "Coverage complete: no probe missed, no record lost, no gap.\n");
+		fprintf(f,
+			"Coverage complete: no probe missed, no record lost, no gap.\n");
 	for (i = 0; i < c->nreasons; i++)
 		fprintf(f, "- **UNKNOWN**: %s\n", c->reasons[i]);
 }
 
-static int write_md(const char *dir, const struct pt_src *s, const struct pt_analysis *a,
-		    const struct pt_namer *nm)
+static int write_md(const char *dir, const struct pt_src *s,
+		    const struct pt_analysis *a, const struct pt_namer *nm)
 {
 	const char *id = pt_src_text(s, "identity");
 	char path[4096], rel[96] = "unknown", tgt[48] = "unknown";
@@ -243,10 +283,12 @@ static int write_md(const char *dir, const struct pt_src *s, const struct pt_ana
 		pt_kv_str(id, "kernel_release", rel, sizeof(rel));
 		pt_kv_str(id, "target", tgt, sizeof(tgt));
 	}
-	fprintf(f, "# pagetrail evidence\n\nKernel %s, target module %s; %zu records, %zu anomalies, %zu findings.\n\n",
+	fprintf(f,
+		"# pagetrail evidence\n\nKernel %s, target module %s; %zu records, %zu anomalies, %zu findings.\n\n",
 		rel, tgt, s->nrec, a->nanom, a->nfind);
-	fprintf(f, "Pages, allocations and threads are opaque aliases (PAGE_P1, ALLOC_A, THREAD_T1), stable for this input. "
-		   "OBSERVED: a record shows it; DERIVED: the named rule concludes it; UNKNOWN: nothing recorded covers it.\n\n");
+	fprintf(f,
+		"Pages, allocations and threads are opaque aliases (PAGE_P1, ALLOC_A, THREAD_T1), stable for this input. "
+		"OBSERVED: a record shows it; DERIVED: the named rule concludes it; UNKNOWN: nothing recorded covers it.\n\n");
 	for (i = 0; i < a->nfind; i++)
 		md_finding(f, i + 1, &a->find[i], nm);
 	if (!a->nfind)

@@ -18,7 +18,8 @@ static int parse_pfn(const char *a, unsigned long long *pfn)
 static void print_json(const struct pt_src *s, unsigned long long pfn,
 		       const struct pagetrail_record **r, size_t n)
 {
-	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	struct json_object *o = json_object_new_object(),
+			   *a = json_object_new_array();
 	char buf[32];
 	size_t i;
 
@@ -28,8 +29,8 @@ static void print_json(const struct pt_src *s, unsigned long long pfn,
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, pt_row_json(r[i]));
 	json_object_object_add(o, "records", a);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -49,7 +50,8 @@ int pt_cmd_history(int argc, char **argv)
 		if (rc)
 			continue;
 		if (have || parse_pfn(argv[i], &pfn)) {
-			pt_err("history: expected one PFN (0x... or decimal), got %s", argv[i]);
+			pt_err("history: expected one PFN (0x... or decimal), got %s",
+			       argv[i]);
 			return 2;
 		}
 		have = 1;
@@ -65,7 +67,8 @@ int pt_cmd_history(int argc, char **argv)
 	if (o.json) {
 		print_json(&s, pfn, r, n);
 	} else {
-		printf("history of pfn 0x%llx (%s): %zu records, oldest first\n", pfn, s.origin, n);
+		printf("history of pfn 0x%llx (%s): %zu records, oldest first\n",
+		       pfn, s.origin, n);
 		if (n) {
 			pt_row_header(stdout);
 			for (i = 0; (size_t)i < n; i++)

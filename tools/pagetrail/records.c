@@ -18,10 +18,22 @@ static const char *const cause_names[] = { PAGETRAIL_CAUSES(NAME) };
 #define NELEM(t) (sizeof(t) / sizeof((t)[0]))
 #define LOOKUP(tbl, i) ((i) < NELEM(tbl) ? tbl[i] : "unknown")
 
-const char *pt_role_name(unsigned int i) { return LOOKUP(role_names, i); }
-const char *pt_state_name(unsigned int i) { return LOOKUP(state_names, i); }
-const char *pt_anomaly_name(unsigned int i) { return LOOKUP(anomaly_names, i); }
-const char *pt_cause_name(unsigned int i) { return LOOKUP(cause_names, i); }
+const char *pt_role_name(unsigned int i)
+{
+	return LOOKUP(role_names, i);
+}
+const char *pt_state_name(unsigned int i)
+{
+	return LOOKUP(state_names, i);
+}
+const char *pt_anomaly_name(unsigned int i)
+{
+	return LOOKUP(anomaly_names, i);
+}
+const char *pt_cause_name(unsigned int i)
+{
+	return LOOKUP(cause_names, i);
+}
 
 static int lookup_id(const char *const *tbl, size_t n, const char *name)
 {
@@ -33,10 +45,22 @@ static int lookup_id(const char *const *tbl, size_t n, const char *name)
 	return -1;
 }
 
-int pt_role_id(const char *name) { return lookup_id(role_names, NELEM(role_names), name); }
-int pt_state_id(const char *name) { return lookup_id(state_names, NELEM(state_names), name); }
-int pt_anomaly_id(const char *name) { return lookup_id(anomaly_names, NELEM(anomaly_names), name); }
-int pt_cause_id(const char *name) { return lookup_id(cause_names, NELEM(cause_names), name); }
+int pt_role_id(const char *name)
+{
+	return lookup_id(role_names, NELEM(role_names), name);
+}
+int pt_state_id(const char *name)
+{
+	return lookup_id(state_names, NELEM(state_names), name);
+}
+int pt_anomaly_id(const char *name)
+{
+	return lookup_id(anomaly_names, NELEM(anomaly_names), name);
+}
+int pt_cause_id(const char *name)
+{
+	return lookup_id(cause_names, NELEM(cause_names), name);
+}
 
 /* Anything larger than this is not a record a version-1 module writes. */
 #define PT_MAX_SIZE 4096
@@ -45,17 +69,20 @@ static int check_header(const struct pagetrail_file_header *h, size_t len,
 			char *err, size_t errlen)
 {
 	if (h->magic != PAGETRAIL_MAGIC) {
-		snprintf(err, errlen, "not a pagetrail events.bin (magic 0x%08x)", h->magic);
+		snprintf(err, errlen,
+			 "not a pagetrail events.bin (magic 0x%08x)", h->magic);
 		return -1;
 	}
 	if (h->version != PAGETRAIL_ABI_VERSION) {
-		snprintf(err, errlen, "ABI version %u, this tool reads %u", h->version,
-			 PAGETRAIL_ABI_VERSION);
+		snprintf(err, errlen, "ABI version %u, this tool reads %u",
+			 h->version, PAGETRAIL_ABI_VERSION);
 		return -1;
 	}
-	if (h->header_size < sizeof(*h) || h->record_size < sizeof(struct pagetrail_record) ||
+	if (h->header_size < sizeof(*h) ||
+	    h->record_size < sizeof(struct pagetrail_record) ||
 	    h->header_size > PT_MAX_SIZE || h->record_size > PT_MAX_SIZE) {
-		snprintf(err, errlen, "header_size %u / record_size %u out of range",
+		snprintf(err, errlen,
+			 "header_size %u / record_size %u out of range",
 			 h->header_size, h->record_size);
 		return -1;
 	}
@@ -85,7 +112,8 @@ int pt_events_parse(const void *buf, size_t len, struct pagetrail_record **out,
 	body = len - h.header_size;
 	cnt = body / h.record_size;
 	if (body % h.record_size) {
-		snprintf(err, errlen, "truncated record after %zu records", cnt);
+		snprintf(err, errlen, "truncated record after %zu records",
+			 cnt);
 		return -1;
 	}
 	if (!cnt)
@@ -96,12 +124,14 @@ int pt_events_parse(const void *buf, size_t len, struct pagetrail_record **out,
 		return -1;
 	}
 	for (i = 0; i < cnt; i++)
-		memcpy(&(*out)[i], p + h.header_size + i * h.record_size, sizeof(**out));
+		memcpy(&(*out)[i], p + h.header_size + i * h.record_size,
+		       sizeof(**out));
 	*n = cnt;
 	return 0;
 }
 
-void pt_seqinfo(const struct pagetrail_record *r, size_t n, struct pt_seqinfo *si)
+void pt_seqinfo(const struct pagetrail_record *r, size_t n,
+		struct pt_seqinfo *si)
 {
 	size_t i;
 
@@ -138,7 +168,8 @@ void pt_record_comm(const struct pagetrail_record *r, char out[17])
 	memcpy(out, r->comm, sizeof(r->comm));
 	out[sizeof(r->comm)] = '\0';
 	for (c = out; *c; c++)
-		if ((unsigned char)*c <= ' ' || *c == '=' || (unsigned char)*c >= 0x7f)
+		if ((unsigned char)*c <= ' ' || *c == '=' ||
+		    (unsigned char)*c >= 0x7f)
 			*c = '_';
 	if (!out[0])
 		strcpy(out, "?");
@@ -159,8 +190,8 @@ int pt_record_covers(const struct pagetrail_record *r, unsigned long long pfn)
 {
 	unsigned int order = r->order > 20 ? 20 : r->order;
 
-	if (r->role == PT_ROLE_INSERT || r->role == PT_ROLE_MAP || r->role == PT_ROLE_VMA ||
-	    r->role == PT_ROLE_DENY)
+	if (r->role == PT_ROLE_INSERT || r->role == PT_ROLE_MAP ||
+	    r->role == PT_ROLE_VMA || r->role == PT_ROLE_DENY)
 		return r->pfn == pfn;
 	return pfn >= r->pfn && pfn - r->pfn < (1ull << order);
 }
@@ -172,7 +203,8 @@ unsigned int pt_record_kinds(const struct pagetrail_record *r)
 	       (r->anomaly && r->anomaly < PT_AN_MAX ? 1u << r->anomaly : 0);
 }
 
-void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf, size_t size)
+void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf,
+		  size_t size)
 {
 	size_t off = 0;
 	unsigned int b;
@@ -183,7 +215,8 @@ void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf, size_t size
 	for (b = 1; b < PT_AN_MAX && off < size; b++) {
 		if (!(kinds & (1u << b)))
 			continue;
-		off += snprintf(buf + off, size - off, "%s%s", off ? "," : "", pt_anomaly_name(b));
+		off += snprintf(buf + off, size - off, "%s%s", off ? "," : "",
+				pt_anomaly_name(b));
 	}
 	if (!buf[0])
 		snprintf(buf, size, "-");
@@ -277,16 +310,34 @@ struct pt_numkey {
 	unsigned char hex;
 };
 
-#define NK(k, f, h) { k, offsetof(struct pagetrail_record, f), \
-		      sizeof(((struct pagetrail_record *)0)->f), h }
+#define NK(k, f, h)                                                  \
+	{                                                            \
+		k, offsetof(struct pagetrail_record, f),             \
+			sizeof(((struct pagetrail_record *)0)->f), h \
+	}
 static const struct pt_numkey pt_numkeys[] = {
-	NK("seq", seq, 0), NK("ts", ts_ns, 0), NK("cpu", cpu, 0), NK("pid", pid, 0),
-	NK("tgid", tgid, 0), NK("pfn", pfn, 0), NK("order", order, 0),
-	NK("gen", generation, 0), NK("token", token, 1), NK("prev_token", prev_token, 1),
-	NK("alloc", alloc_seq, 0), NK("prev_alloc", prev_alloc_seq, 0), NK("idx", index, 0),
-	NK("ref", refcount, 0), NK("map", mapcount, 0), NK("head", head_pfn, 0),
-	NK("corder", compound_order, 0), NK("pflags", page_flags, 0), NK("ret", ret, 0),
-	NK("inner_ret", inner_ret, 0), NK("aux", aux, 0), NK("anomalies", anomalies, 0),
+	NK("seq", seq, 0),
+	NK("ts", ts_ns, 0),
+	NK("cpu", cpu, 0),
+	NK("pid", pid, 0),
+	NK("tgid", tgid, 0),
+	NK("pfn", pfn, 0),
+	NK("order", order, 0),
+	NK("gen", generation, 0),
+	NK("token", token, 1),
+	NK("prev_token", prev_token, 1),
+	NK("alloc", alloc_seq, 0),
+	NK("prev_alloc", prev_alloc_seq, 0),
+	NK("idx", index, 0),
+	NK("ref", refcount, 0),
+	NK("map", mapcount, 0),
+	NK("head", head_pfn, 0),
+	NK("corder", compound_order, 0),
+	NK("pflags", page_flags, 0),
+	NK("ret", ret, 0),
+	NK("inner_ret", inner_ret, 0),
+	NK("aux", aux, 0),
+	NK("anomalies", anomalies, 0),
 };
 
 static void store(void *dst, unsigned int size, unsigned long long v)
@@ -339,7 +390,8 @@ int pt_record_from_kv(const char *line, struct pagetrail_record *r)
 
 	snprintf(buf, sizeof(buf), "%s", line);
 	buf[strcspn(buf, "\n")] = '\0';
-	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+	for (tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
 		eq = strchr(tok, '=');
 		if (!eq)
 			continue;

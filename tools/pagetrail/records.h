@@ -30,7 +30,8 @@ struct pt_seqinfo {
  */
 int pt_events_parse(const void *buf, size_t len, struct pagetrail_record **out,
 		    size_t *n, char *err, size_t errlen);
-void pt_seqinfo(const struct pagetrail_record *r, size_t n, struct pt_seqinfo *si);
+void pt_seqinfo(const struct pagetrail_record *r, size_t n,
+		struct pt_seqinfo *si);
 void pt_records_sort(struct pagetrail_record *r, size_t n);
 
 /* The record's comm, NUL-terminated, blanks, '=' and non-ASCII as '_'. */
@@ -44,9 +45,8 @@ int pt_record_covers(const struct pagetrail_record *r, unsigned long long pfn);
 /* Every anomaly kind a record raised, as bits (1 << PT_AN_*). */
 unsigned int pt_record_kinds(const struct pagetrail_record *r);
 /* Anomaly kinds of a record as "A,B" into buf. */
-void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf, size_t size);
-
-
+void pt_kinds_str(unsigned int kinds, unsigned int first, char *buf,
+		  size_t size);
 
 /*
  * Fill r from a key=value line: the events text form or an anomaly's first

@@ -45,12 +45,13 @@ static void print_probes(const struct pt_cov *c)
 	printf("probes      %d of %d planted (fprobe %d, kprobe/kretprobe %d), hits %lld, filtered %lld, missed %lld, pending %lld\n",
 	       planted, c->nprobe, fp, kp, hits, filtered, missed, pending);
 	for (i = 0; i < c->nprobe; i++)
-		printf("  %-30s %-10s planted=%d hits=%lld missed=%lld\n", c->probe[i].name,
-		       c->probe[i].backend, c->probe[i].planted, c->probe[i].hits,
+		printf("  %-30s %-10s planted=%d hits=%lld missed=%lld\n",
+		       c->probe[i].name, c->probe[i].backend,
+		       c->probe[i].planted, c->probe[i].hits,
 		       c->probe[i].missed);
 	for (i = 0; i < c->ntp; i++)
-		printf("  tracepoint %-19s hooked=%d hits=%lld\n", c->tp[i].name, c->tp[i].hooked,
-		       c->tp[i].hits);
+		printf("  tracepoint %-19s hooked=%d hits=%lld\n",
+		       c->tp[i].name, c->tp[i].hooked, c->tp[i].hits);
 	/* backend=0 takes fprobe where the kernel has it: none at all is the fallback. */
 	if (!fp && kp)
 		printf("  fallback: every probe on kprobes (no fprobe on this kernel, or backend=1)\n");
@@ -63,7 +64,8 @@ static void print_probes(const struct pt_cov *c)
 /* A capture says where it was taken; live, uname is the same machine. */
 static void print_identity(const char *id)
 {
-	char rel[96] = "?", bid[96] = "?", ver[64] = "?", src[64] = "?", tgt[48] = "", k[80];
+	char rel[96] = "?", bid[96] = "?", ver[64] = "?", src[64] = "?",
+	     tgt[48] = "", k[80];
 
 	if (!id)
 		return;
@@ -74,29 +76,31 @@ static void print_identity(const char *id)
 	pt_kv_str(id, k, ver, sizeof(ver));
 	snprintf(k, sizeof(k), "%s_srcversion", tgt);
 	pt_kv_str(id, k, src, sizeof(src));
-	printf("captured    kernel %s build-id %s; %s version %s srcversion %s\n", rel, bid,
-	       tgt[0] ? tgt : "target", ver, src);
+	printf("captured    kernel %s build-id %s; %s version %s srcversion %s\n",
+	       rel, bid, tgt[0] ? tgt : "target", ver, src);
 }
 
-static void print_text(const struct pt_src *s, const struct pt_cov *c, const long long *st)
+static void print_text(const struct pt_src *s, const struct pt_cov *c,
+		       const long long *st)
 {
 	int i;
 
 	printf("pagetrail status (%s)\n", s->origin);
 	print_identity(pt_src_text(s, "identity"));
-	printf("state       %s target=%s profile=%s attaches=%lld error=%lld%s%s\n", c->state,
-	       c->target, c->profile, c->attaches, c->error, c->reason[0] ? " reason=" : "",
-	       c->reason);
+	printf("state       %s target=%s profile=%s attaches=%lld error=%lld%s%s\n",
+	       c->state, c->target, c->profile, c->attaches, c->error,
+	       c->reason[0] ? " reason=" : "", c->reason);
 	print_probes(c);
 	printf("ring        produced=%lld read=%lld buffered=%lld lost=%lld (overwritten=%lld dropped_full=%lld dropped_frozen=%lld)\n",
-	       c->produced, c->read, c->buffered, c->lost, c->overwritten, c->dropped_full,
-	       c->dropped_frozen);
-	printf("tracked     %lld chunks (capacity %lld, recycled %lld, full %lld):", c->tracked,
-	       c->capacity, c->recycled, c->tracker_full);
+	       c->produced, c->read, c->buffered, c->lost, c->overwritten,
+	       c->dropped_full, c->dropped_frozen);
+	printf("tracked     %lld chunks (capacity %lld, recycled %lld, full %lld):",
+	       c->tracked, c->capacity, c->recycled, c->tracker_full);
 	for (i = 1; i < PT_ST_MAX; i++)
 		if (st[i])
 			printf(" %s=%lld", pt_state_name(i), st[i]);
-	printf("\nanomalies   %lld (not kept %lld)\n", c->anomalies, c->anomalies_dropped);
+	printf("\nanomalies   %lld (not kept %lld)\n", c->anomalies,
+	       c->anomalies_dropped);
 	printf("gaps        %lld\n", c->gaps);
 	if (pt_cov_complete(c)) {
 		printf("coverage    complete\n");
@@ -107,22 +111,26 @@ static void print_text(const struct pt_src *s, const struct pt_cov *c, const lon
 		printf("  - %s\n", c->reasons[i]);
 }
 
-static void print_json(const struct pt_src *s, const struct pt_cov *c, const long long *st)
+static void print_json(const struct pt_src *s, const struct pt_cov *c,
+		       const long long *st)
 {
-	struct json_object *o = json_object_new_object(), *ch = json_object_new_object();
+	struct json_object *o = json_object_new_object(),
+			   *ch = json_object_new_object();
 	int i;
 
 	json_object_object_add(o, "source", json_object_new_string(s->origin));
 	json_object_object_add(o, "state", json_object_new_string(c->state));
 	json_object_object_add(o, "target", json_object_new_string(c->target));
-	json_object_object_add(o, "profile", json_object_new_string(c->profile));
+	json_object_object_add(o, "profile",
+			       json_object_new_string(c->profile));
 	json_object_object_add(o, "tracked", json_object_new_int64(c->tracked));
 	for (i = 1; i < PT_ST_MAX; i++)
-		json_object_object_add(ch, pt_state_name(i), json_object_new_int64(st[i]));
+		json_object_object_add(ch, pt_state_name(i),
+				       json_object_new_int64(st[i]));
 	json_object_object_add(o, "chunks_by_state", ch);
 	json_object_object_add(o, "coverage", pt_cov_json(c));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 

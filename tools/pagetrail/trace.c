@@ -32,7 +32,8 @@ struct pt_trace_ctx {
 	int full;
 };
 
-static unsigned long long fv(struct tep_event *ev, struct tep_record *r, const char *name)
+static unsigned long long fv(struct tep_event *ev, struct tep_record *r,
+			     const char *name)
 {
 	unsigned long long v = 0;
 
@@ -66,7 +67,8 @@ static struct pagetrail_record *grow(struct pt_trace_ctx *c)
 	return &c->rec[c->n];
 }
 
-static void page_fields(struct pagetrail_record *p, struct tep_event *ev, struct tep_record *r)
+static void page_fields(struct pagetrail_record *p, struct tep_event *ev,
+			struct tep_record *r)
 {
 	p->pfn = fv(ev, r, "pfn");
 	p->token = fv(ev, r, "token");
@@ -87,7 +89,8 @@ static void page_fields(struct pagetrail_record *p, struct tep_event *ev, struct
 	p->rflags = PT_RF_SAMPLED | (fv(ev, r, "gap") ? PT_RF_GAP : 0);
 }
 
-static void map_fields(struct pagetrail_record *p, struct tep_event *ev, struct tep_record *r)
+static void map_fields(struct pagetrail_record *p, struct tep_event *ev,
+		       struct tep_record *r)
 {
 	p->token = fv(ev, r, "token");
 	p->pfn = fv(ev, r, "failed_pfn");
@@ -97,7 +100,8 @@ static void map_fields(struct pagetrail_record *p, struct tep_event *ev, struct 
 	p->aux = (__u32)fv(ev, r, "usage");
 }
 
-static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, void *data)
+static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu,
+		    void *data)
 {
 	struct pt_trace_ctx *c = data;
 	struct tep_handle *tep = tracecmd_get_tep(h);
@@ -145,7 +149,8 @@ static size_t merge_anomalies(struct pt_trace_ctx *c)
 		if (c->rec[i].role != PT_ROLE_NONE)
 			continue;
 		for (j = 0; j < c->n; j++)
-			if (c->rec[j].role != PT_ROLE_NONE && c->rec[j].seq == c->rec[i].seq)
+			if (c->rec[j].role != PT_ROLE_NONE &&
+			    c->rec[j].seq == c->rec[i].seq)
 				c->rec[j].anomalies |= c->kinds[i];
 	}
 	for (i = 0; i < c->n; i++)
@@ -166,7 +171,8 @@ int pt_trace_load(struct pt_src *s, const char *path)
 		pt_err("%s: not a readable trace-cmd trace.dat", path);
 		return -1;
 	}
-	if (tracecmd_iterate_events(h, NULL, 0, on_event, &c) < 0 && !c.full && !c.n) {
+	if (tracecmd_iterate_events(h, NULL, 0, on_event, &c) < 0 && !c.full &&
+	    !c.n) {
 		tracecmd_close(h);
 		pt_err("%s: reading its events failed", path);
 		free(c.rec);
@@ -175,12 +181,14 @@ int pt_trace_load(struct pt_src *s, const char *path)
 	}
 	tracecmd_close(h);
 	if (c.full)
-		pt_err("%s: more than %u pagetrail events, the rest ignored", path, PT_TRACE_MAX);
+		pt_err("%s: more than %u pagetrail events, the rest ignored",
+		       path, PT_TRACE_MAX);
 	s->nrec = merge_anomalies(&c);
 	s->rec = c.rec;
 	free(c.kinds);
 	if (!s->nrec) {
-		pt_err("%s: no pagetrail events (recorded with -e pagetrail?)", path);
+		pt_err("%s: no pagetrail events (recorded with -e pagetrail?)",
+		       path);
 		return -1;
 	}
 	pt_records_sort(s->rec, s->nrec);
