@@ -176,6 +176,9 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 	}
 	live = fam ? pt_family_major(m, fam) : -1;
 	live_name = pt_majors_name(m, 'c', (int)major(st.st_rdev));
+	/* 195 carries several names: show the node's own where registered */
+	if (fam && live >= 0 && pt_majors_find(m, 'c', fam) == (int)major(st.st_rdev))
+		live_name = fam;
 	if (fam && live >= 0 && (int)major(st.st_rdev) != live)
 		stale = true;
 	if (!o->no_open) {
