@@ -31,7 +31,8 @@ static void pt_unescape(char *s)
 	for (; *s; s++) {
 		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
 		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
+				      (s[3] - '0'));
 			s += 3;
 		} else {
 			*d++ = *s;
@@ -98,7 +99,10 @@ static unsigned int pt_access_bits(const char *s)
 	unsigned int a = 0;
 
 	for (; *s; s++)
-		a |= *s == 'r' ? PT_ACC_R : *s == 'w' ? PT_ACC_W : *s == 'm' ? PT_ACC_M : 0;
+		a |= *s == 'r' ? PT_ACC_R :
+		     *s == 'w' ? PT_ACC_W :
+		     *s == 'm' ? PT_ACC_M :
+				 0;
 	return a;
 }
 
@@ -108,10 +112,13 @@ static void pt_admitting_line(const struct pt_denial *d, char *buf, size_t len)
 	char rule[64];
 
 	if (!strcmp(d->source, "v1")) {
-		pt_rule_format(PT_SYN_V1_LIST, '=', d->type, (int)d->major, PT_ANY,
-			       PT_ACC_R | PT_ACC_W | PT_ACC_M, rule, sizeof(rule));
-		snprintf(buf, len, "lxc.cgroup.devices.allow = %s (cgroup v1: echo '%s' > <devices mount>%s/devices.allow)",
-			 rule, rule, d->cgroup);
+		pt_rule_format(PT_SYN_V1_LIST, '=', d->type, (int)d->major,
+			       PT_ANY, PT_ACC_R | PT_ACC_W | PT_ACC_M, rule,
+			       sizeof(rule));
+		snprintf(
+			buf, len,
+			"lxc.cgroup.devices.allow = %s (cgroup v1: echo '%s' > <devices mount>%s/devices.allow)",
+			rule, rule, d->cgroup);
 		return;
 	}
 	pt_rule_format(PT_SYN_LXC_V2, '=', d->type, (int)d->major, PT_ANY,
@@ -120,8 +127,9 @@ static void pt_admitting_line(const struct pt_denial *d, char *buf, size_t len)
 
 static void pt_denials_usage(FILE *out)
 {
-	fprintf(out, "usage: pagetrail denials [--file FILE] [--json]\n"
-		     "exit: 0 no denial recorded, 1 denials recorded, 2 cannot read\n");
+	fprintf(out,
+		"usage: pagetrail denials [--file FILE] [--json]\n"
+		"exit: 0 no denial recorded, 1 denials recorded, 2 cannot read\n");
 }
 
 int pt_cmd_denials(int argc, char **argv)
@@ -143,10 +151,18 @@ int pt_cmd_denials(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'f': file = optarg; break;
-		case 'j': json = true; break;
-		case 'h': pt_denials_usage(stdout); return 0;
-		default: pt_denials_usage(stderr); return 2;
+		case 'f':
+			file = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			pt_denials_usage(stdout);
+			return 0;
+		default:
+			pt_denials_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind < argc) {
@@ -155,8 +171,11 @@ int pt_cmd_denials(int argc, char **argv)
 	}
 	f = fopen(file, "r");
 	if (!f) {
-		fprintf(stderr, "pagetrail denials: %s: %s%s\n", file, strerror(errno),
-			errno == ENOENT ? " (is pagetrail loaded and debugfs mounted?)" : "");
+		fprintf(stderr, "pagetrail denials: %s: %s%s\n", file,
+			strerror(errno),
+			errno == ENOENT ?
+				" (is pagetrail loaded and debugfs mounted?)" :
+				"");
 		return 2;
 	}
 	jout = json_object_new_object();
@@ -167,7 +186,8 @@ int pt_cmd_denials(int argc, char **argv)
 
 		if (!strncmp(line, "devcg=", 6)) {
 			line[strcspn(line, "\n")] = '\0';
-			json_object_object_add(jout, "summary", json_object_new_string(line));
+			json_object_object_add(jout, "summary",
+					       json_object_new_string(line));
 			if (!json)
 				printf("%s\n", line);
 			continue;
@@ -177,36 +197,55 @@ int pt_cmd_denials(int argc, char **argv)
 		n++;
 		pt_admitting_line(&d, fix, sizeof(fix));
 		j = json_object_new_object();
-		json_object_object_add(j, "id", json_object_new_int64((int64_t)d.id));
-		json_object_object_add(j, "pid", json_object_new_int((int)d.pid));
-		json_object_object_add(j, "tgid", json_object_new_int((int)d.tgid));
-		json_object_object_add(j, "comm", json_object_new_string(d.comm));
-		json_object_object_add(j, "type", json_object_new_string_len(&d.type, 1));
-		json_object_object_add(j, "major", json_object_new_int((int)d.major));
-		json_object_object_add(j, "minor", json_object_new_int((int)d.minor));
-		json_object_object_add(j, "name", json_object_new_string(d.name));
-		json_object_object_add(j, "access", json_object_new_string(d.access));
+		json_object_object_add(j, "id",
+				       json_object_new_int64((int64_t)d.id));
+		json_object_object_add(j, "pid",
+				       json_object_new_int((int)d.pid));
+		json_object_object_add(j, "tgid",
+				       json_object_new_int((int)d.tgid));
+		json_object_object_add(j, "comm",
+				       json_object_new_string(d.comm));
+		json_object_object_add(j, "type",
+				       json_object_new_string_len(&d.type, 1));
+		json_object_object_add(j, "major",
+				       json_object_new_int((int)d.major));
+		json_object_object_add(j, "minor",
+				       json_object_new_int((int)d.minor));
+		json_object_object_add(j, "name",
+				       json_object_new_string(d.name));
+		json_object_object_add(j, "access",
+				       json_object_new_string(d.access));
 		json_object_object_add(j, "errno", json_object_new_int(d.err));
-		json_object_object_add(j, "source", json_object_new_string(d.source));
-		json_object_object_add(j, "cgroup", json_object_new_string(d.cgroup));
-		json_object_object_add(j, "cgroup_id", json_object_new_int64((int64_t)d.cgroup_id));
-		json_object_object_add(j, "path", json_object_new_string(d.path));
-		json_object_object_add(j, "admitting_line", json_object_new_string(fix));
+		json_object_object_add(j, "source",
+				       json_object_new_string(d.source));
+		json_object_object_add(j, "cgroup",
+				       json_object_new_string(d.cgroup));
+		json_object_object_add(
+			j, "cgroup_id",
+			json_object_new_int64((int64_t)d.cgroup_id));
+		json_object_object_add(j, "path",
+				       json_object_new_string(d.path));
+		json_object_object_add(j, "admitting_line",
+				       json_object_new_string(fix));
 		json_object_array_add(jarr, j);
 		if (json)
 			continue;
 		printf("#%llu pid %u (%s) denied %s %c %u:%u (%s) %s: %s policy of cgroup %s\n",
-		       d.id, d.pid, d.comm, pt_access_str(pt_access_bits(d.access), acc),
-		       d.type, d.major, d.minor, d.name, d.path,
+		       d.id, d.pid, d.comm,
+		       pt_access_str(pt_access_bits(d.access), acc), d.type,
+		       d.major, d.minor, d.name, d.path,
 		       !strcmp(d.source, "bpf") ? "BPF device" :
-		       !strcmp(d.source, "v1") ? "v1 devices" : "device", d.cgroup);
+		       !strcmp(d.source, "v1")	? "v1 devices" :
+						  "device",
+		       d.cgroup);
 		printf("    err %d (%s); would be admitted by: %s\n", d.err,
 		       d.err == -1 ? "EPERM" : "see errno", fix);
 	}
 	fclose(f);
 	json_object_object_add(jout, "denials", jarr);
 	if (json)
-		printf("%s\n", json_object_to_json_string_ext(jout, JSON_C_TO_STRING_PRETTY));
+		printf("%s\n", json_object_to_json_string_ext(
+				       jout, JSON_C_TO_STRING_PRETTY));
 	else if (!n)
 		printf("no device-cgroup denial recorded\n");
 	json_object_put(jout);

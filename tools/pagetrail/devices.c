@@ -29,10 +29,12 @@ static const struct {
 	{ "nvidia", true, "GPU nodes /dev/nvidiaN" },
 	{ "nvidiactl", true, "/dev/nvidiactl" },
 	{ "nvidia-frontend", true, "GPU and control nodes (older drivers)" },
-	{ "nvidia-uvm", true, "/dev/nvidia-uvm, /dev/nvidia-uvm-tools: cuInit fails with 999 without it" },
+	{ "nvidia-uvm", true,
+	  "/dev/nvidia-uvm, /dev/nvidia-uvm-tools: cuInit fails with 999 without it" },
 	{ "nvidia-modeset", false, "/dev/nvidia-modeset" },
 	{ "nvidia-caps", false, "/dev/nvidia-caps/*: MIG capabilities" },
-	{ "nvidia-caps-imex-channels", false, "/dev/nvidia-caps-imex-channels/*: IMEX channels" },
+	{ "nvidia-caps-imex-channels", false,
+	  "/dev/nvidia-caps-imex-channels/*: IMEX channels" },
 	{ "nvidia-nvswitch", false, "NVSwitch nodes" },
 	{ "nvidia-nvlink", false, "NVLink node" },
 };
@@ -65,36 +67,51 @@ static int pt_family_index(const char *name)
 static const char *pt_errno_name(int e)
 {
 	switch (e) {
-	case EPERM: return "EPERM";
-	case EACCES: return "EACCES";
-	case ENOENT: return "ENOENT";
-	case ENXIO: return "ENXIO";
-	case ENODEV: return "ENODEV";
-	case EBUSY: return "EBUSY";
-	default: return "errno";
+	case EPERM:
+		return "EPERM";
+	case EACCES:
+		return "EACCES";
+	case ENOENT:
+		return "ENOENT";
+	case ENXIO:
+		return "ENXIO";
+	case ENODEV:
+		return "ENODEV";
+	case EBUSY:
+		return "EBUSY";
+	default:
+		return "errno";
 	}
 }
 
-static void pt_errno_explain(int e, const struct stat *st, char *buf, size_t len)
+static void pt_errno_explain(int e, const struct stat *st, char *buf,
+			     size_t len)
 {
 	switch (e) {
 	case EPERM:
-		snprintf(buf, len, "the device cgroup of this process denies %u:%u (file modes give EACCES, never EPERM): its major is not in the allow-list",
-			 major(st->st_rdev), minor(st->st_rdev));
+		snprintf(
+			buf, len,
+			"the device cgroup of this process denies %u:%u (file modes give EACCES, never EPERM): its major is not in the allow-list",
+			major(st->st_rdev), minor(st->st_rdev));
 		break;
 	case EACCES:
-		snprintf(buf, len, "mode %04o and owner %u:%u do not give this user read and write",
-			 st->st_mode & 07777, st->st_uid, st->st_gid);
+		snprintf(
+			buf, len,
+			"mode %04o and owner %u:%u do not give this user read and write",
+			st->st_mode & 07777, st->st_uid, st->st_gid);
 		break;
 	case ENOENT:
 		snprintf(buf, len, "no such node");
 		break;
 	case ENXIO:
-		snprintf(buf, len, "no driver is registered at %u:%u: the node was made for another major (stale) or the driver is not loaded",
-			 major(st->st_rdev), minor(st->st_rdev));
+		snprintf(
+			buf, len,
+			"no driver is registered at %u:%u: the node was made for another major (stale) or the driver is not loaded",
+			major(st->st_rdev), minor(st->st_rdev));
 		break;
 	case ENODEV:
-		snprintf(buf, len, "the driver has no device at minor %u", minor(st->st_rdev));
+		snprintf(buf, len, "the driver has no device at minor %u",
+			 minor(st->st_rdev));
 		break;
 	default:
 		snprintf(buf, len, "%s", strerror(e));
@@ -140,7 +157,8 @@ static int pt_family_major(const struct pt_majors *m, const char *fam)
 {
 	int maj = pt_majors_find(m, 'c', fam);
 
-	if (maj < 0 && (!strcmp(fam, "nvidiactl") || !strcmp(fam, "nvidia-modeset")))
+	if (maj < 0 &&
+	    (!strcmp(fam, "nvidiactl") || !strcmp(fam, "nvidia-modeset")))
 		maj = pt_majors_find(m, 'c', "nvidia");
 	if (maj < 0 && (!strcmp(fam, "nvidia") || !strcmp(fam, "nvidiactl")))
 		maj = pt_majors_find(m, 'c', "nvidia-frontend");
@@ -148,8 +166,8 @@ static int pt_family_major(const struct pt_majors *m, const char *fam)
 }
 
 static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
-			 const char *devdir, const char *rel, json_object *jnodes,
-			 bool *breaks)
+			 const char *devdir, const char *rel,
+			 json_object *jnodes, bool *breaks)
 {
 	char path[4700], why[256], acc[4];
 	const char *fam, *live_name;
@@ -168,16 +186,20 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 			json_object_put(j);
 			return 0;
 		}
-		json_object_object_add(j, "type", json_object_new_string("not a character device"));
+		json_object_object_add(
+			j, "type",
+			json_object_new_string("not a character device"));
 		if (!o->json)
-			printf("  %-40s not a character device (mode %06o)\n", path, st.st_mode);
+			printf("  %-40s not a character device (mode %06o)\n",
+			       path, st.st_mode);
 		json_object_array_add(jnodes, j);
 		return 0;
 	}
 	live = fam ? pt_family_major(m, fam) : -1;
 	live_name = pt_majors_name(m, 'c', (int)major(st.st_rdev));
 	/* 195 carries several names: show the node's own where registered */
-	if (fam && live >= 0 && pt_majors_find(m, 'c', fam) == (int)major(st.st_rdev))
+	if (fam && live >= 0 &&
+	    pt_majors_find(m, 'c', fam) == (int)major(st.st_rdev))
 		live_name = fam;
 	if (fam && live >= 0 && (int)major(st.st_rdev) != live)
 		stale = true;
@@ -189,18 +211,28 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 			close(fd);
 	}
 	json_object_object_add(j, "type", json_object_new_string("c"));
-	json_object_object_add(j, "major", json_object_new_int((int)major(st.st_rdev)));
-	json_object_object_add(j, "minor", json_object_new_int((int)minor(st.st_rdev)));
-	json_object_object_add(j, "mode", json_object_new_int(st.st_mode & 07777));
-	json_object_object_add(j, "registered", live_name ? json_object_new_string(live_name) : NULL);
-	json_object_object_add(j, "family", fam ? json_object_new_string(fam) : NULL);
+	json_object_object_add(j, "major",
+			       json_object_new_int((int)major(st.st_rdev)));
+	json_object_object_add(j, "minor",
+			       json_object_new_int((int)minor(st.st_rdev)));
+	json_object_object_add(j, "mode",
+			       json_object_new_int(st.st_mode & 07777));
+	json_object_object_add(j, "registered",
+			       live_name ? json_object_new_string(live_name) :
+					   NULL);
+	json_object_object_add(j, "family",
+			       fam ? json_object_new_string(fam) : NULL);
 	json_object_object_add(j, "family_major", json_object_new_int(live));
 	json_object_object_add(j, "stale", json_object_new_boolean(stale));
 	if (!o->no_open) {
-		json_object_object_add(j, "open", json_object_new_string(err ? pt_errno_name(err) : "ok"));
+		json_object_object_add(
+			j, "open",
+			json_object_new_string(err ? pt_errno_name(err) :
+						     "ok"));
 		if (err) {
 			pt_errno_explain(err, &st, why, sizeof(why));
-			json_object_object_add(j, "why", json_object_new_string(why));
+			json_object_object_add(j, "why",
+					       json_object_new_string(why));
 		}
 	}
 	json_object_array_add(jnodes, j);
@@ -213,13 +245,16 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 	if (o->json)
 		return 0;
 	printf("  %-40s c %3u:%-3u %04o  %-26s", path, major(st.st_rdev),
-	       minor(st.st_rdev), st.st_mode & 07777, live_name ? live_name : "(no driver)");
+	       minor(st.st_rdev), st.st_mode & 07777,
+	       live_name ? live_name : "(no driver)");
 	if (stale)
-		printf(" STALE: %s is at major %d now (mknod %s c %d %u)", fam, live,
-		       path, live, minor(st.st_rdev));
+		printf(" STALE: %s is at major %d now (mknod %s c %d %u)", fam,
+		       live, path, live, minor(st.st_rdev));
 	if (!(st.st_mode & 0006))
 		printf(" mode gives others no access (%s)",
-		       pt_access_str(((st.st_mode & 04) ? PT_ACC_R : 0) | ((st.st_mode & 02) ? PT_ACC_W : 0), acc));
+		       pt_access_str(((st.st_mode & 04) ? PT_ACC_R : 0) |
+					     ((st.st_mode & 02) ? PT_ACC_W : 0),
+				     acc));
 	if (o->no_open)
 		printf("\n");
 	else if (!err)
@@ -229,10 +264,12 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 	return 0;
 }
 
-static void pt_scan_nodes(const struct pt_dev_opts *o, const struct pt_majors *m,
-			  json_object *jout, bool *breaks)
+static void pt_scan_nodes(const struct pt_dev_opts *o,
+			  const struct pt_majors *m, json_object *jout,
+			  bool *breaks)
 {
-	static const char *subdirs[] = { "", "nvidia-caps/", "nvidia-caps-imex-channels/" };
+	static const char *const subdirs[] = { "", "nvidia-caps/",
+					 "nvidia-caps-imex-channels/" };
 	json_object *jnodes = json_object_new_array();
 	json_object *jmissing = json_object_new_array();
 	char devdir[4096], dir[4200], rel[512], path[4700];
@@ -242,7 +279,10 @@ static void pt_scan_nodes(const struct pt_dev_opts *o, const struct pt_majors *m
 	snprintf(devdir, sizeof(devdir), "%s/dev", o->root ? o->root : "");
 	if (!o->json)
 		printf("nodes under %s (opened read-write by this process, pid %d%s):\n",
-		       devdir, (int)getpid(), o->root ? "; a container's own policy is not this process's" : "");
+		       devdir, (int)getpid(),
+		       o->root ?
+			       "; a container's own policy is not this process's" :
+			       "");
 	for (k = 0; k < sizeof(subdirs) / sizeof(subdirs[0]); k++) {
 		struct dirent **ents;
 		int n;
@@ -250,9 +290,12 @@ static void pt_scan_nodes(const struct pt_dev_opts *o, const struct pt_majors *m
 		snprintf(dir, sizeof(dir), "%s/%s", devdir, subdirs[k]);
 		n = scandir(dir, &ents, NULL, alphasort);
 		for (i = 0; n > 0 && i < (size_t)n; i++) {
-			if ((k || pt_is_nvidia_name(ents[i]->d_name)) && ents[i]->d_name[0] != '.') {
-				snprintf(rel, sizeof(rel), "%s%s", subdirs[k], ents[i]->d_name);
-				pt_check_node(o, m, devdir, rel, jnodes, breaks);
+			if ((k || pt_is_nvidia_name(ents[i]->d_name)) &&
+			    ents[i]->d_name[0] != '.') {
+				snprintf(rel, sizeof(rel), "%s%s", subdirs[k],
+					 ents[i]->d_name);
+				pt_check_node(o, m, devdir, rel, jnodes,
+					      breaks);
 			}
 			free(ents[i]);
 		}
@@ -261,8 +304,10 @@ static void pt_scan_nodes(const struct pt_dev_opts *o, const struct pt_majors *m
 	}
 	/* Families the driver registered whose nodes CUDA opens but are absent. */
 	for (i = 0; i < 3; i++) {
-		static const char *node[] = { "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools" };
-		static const char *fam[] = { "nvidiactl", "nvidia-uvm", "nvidia-uvm" };
+		static const char *const node[] = { "nvidiactl", "nvidia-uvm",
+					      "nvidia-uvm-tools" };
+		static const char *const fam[] = { "nvidiactl", "nvidia-uvm",
+					     "nvidia-uvm" };
 		static const int minr[] = { 255, 0, 1 };
 		int maj = pt_family_major(m, fam[i]);
 
@@ -286,22 +331,29 @@ static bool pt_dynamic_major(int maj)
 }
 
 /* The allow-list against every NVIDIA major /proc/devices lists now. */
-static void pt_check_policy(const struct pt_dev_opts *o, const struct pt_majors *m,
+static void pt_check_policy(const struct pt_dev_opts *o,
+			    const struct pt_majors *m,
 			    const struct pt_policy *pol, const char *file,
 			    json_object *jout, bool *breaks)
 {
-	json_object *jp = json_object_new_object(), *jf = json_object_new_array();
-	json_object *jadd = json_object_new_array(), *jrm = json_object_new_array();
+	json_object *jp = json_object_new_object(),
+		    *jf = json_object_new_array();
+	json_object *jadd = json_object_new_array(),
+		    *jrm = json_object_new_array();
 	int done[512] = { 0 }, ndone = 0;
 	char line[160];
 	size_t i, k;
 
 	json_object_object_add(jp, "file", json_object_new_string(file));
-	json_object_object_add(jp, "default", json_object_new_string(pol->default_allow ? "allow" : "deny"));
-	json_object_object_add(jp, "rules", json_object_new_int((int)pol->nr_rules));
+	json_object_object_add(
+		jp, "default",
+		json_object_new_string(pol->default_allow ? "allow" : "deny"));
+	json_object_object_add(jp, "rules",
+			       json_object_new_int((int)pol->nr_rules));
 	if (!o->json)
-		printf("allow-list %s: %zu device rules, %s unless listed\n", file,
-		       pol->nr_rules, pol->default_allow ? "allowed" : "denied");
+		printf("allow-list %s: %zu device rules, %s unless listed\n",
+		       file, pol->nr_rules,
+		       pol->default_allow ? "allowed" : "denied");
 	for (i = 0; i < m->n; i++) {
 		const struct pt_devrule *r;
 		char names[256] = "";
@@ -321,34 +373,43 @@ static void pt_check_policy(const struct pt_dev_opts *o, const struct pt_majors 
 				continue;
 			fi = pt_family_index(m->e[k].name);
 			brk |= fi < 0 || pt_families[fi].breaks;
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s",
 				 names[0] ? "," : "", m->e[k].name);
 		}
 		r = pt_policy_allows(pol, 'c', maj, PT_ANY, PT_RW);
 		j = json_object_new_object();
 		json_object_object_add(j, "major", json_object_new_int(maj));
-		json_object_object_add(j, "names", json_object_new_string(names));
+		json_object_object_add(j, "names",
+				       json_object_new_string(names));
 		if (r) {
 			if (!o->json && r->line)
-				printf("  ok       c %d:* %-34s admitted by line %d: %s\n", maj,
-				       names, r->line, r->text);
+				printf("  ok       c %d:* %-34s admitted by line %d: %s\n",
+				       maj, names, r->line, r->text);
 			else if (!o->json)
-				printf("  ok       c %d:* %-34s %s\n", maj, names, r->text);
-			json_object_object_add(j, "kind", json_object_new_string("ok"));
-			json_object_object_add(j, "line", json_object_new_int(r->line));
+				printf("  ok       c %d:* %-34s %s\n", maj,
+				       names, r->text);
+			json_object_object_add(j, "kind",
+					       json_object_new_string("ok"));
+			json_object_object_add(j, "line",
+					       json_object_new_int(r->line));
 			json_object_array_add(jf, j);
 			continue;
 		}
-		pt_rule_format(pol->syntax, pol->sep, 'c', maj, PT_ANY, PT_RW | PT_ACC_M, line, sizeof(line));
+		pt_rule_format(pol->syntax, pol->sep, 'c', maj, PT_ANY,
+			       PT_RW | PT_ACC_M, line, sizeof(line));
 		json_object_array_add(jadd, json_object_new_string(line));
 		if (brk)
 			*breaks = true;
-		json_object_object_add(j, "kind", json_object_new_string("missing"));
-		json_object_object_add(j, "breaks_cuda", json_object_new_boolean(brk));
+		json_object_object_add(j, "kind",
+				       json_object_new_string("missing"));
+		json_object_object_add(j, "breaks_cuda",
+				       json_object_new_boolean(brk));
 		json_object_object_add(j, "fix", json_object_new_string(line));
 		json_object_array_add(jf, j);
 		if (!o->json)
-			printf("  MISSING  c %d:* %-34s not allowed%s\n", maj, names,
+			printf("  MISSING  c %d:* %-34s not allowed%s\n", maj,
+			       names,
 			       brk ? ": opens fail with EPERM, cuInit returns 999" :
 				     " (not needed by cuInit; needed for MIG, IMEX, NVLink)");
 	}
@@ -364,19 +425,26 @@ static void pt_check_policy(const struct pt_dev_opts *o, const struct pt_majors 
 		for (k = 0; k < (size_t)ndone; k++)
 			nv |= done[k] == r->major;
 		now = pt_majors_name(m, 'c', r->major);
-		if (nv || !pt_dynamic_major(r->major) || (now && !pt_is_nvidia_name(now) && r->minor != PT_ANY))
+		if (nv || !pt_dynamic_major(r->major) ||
+		    (now && !pt_is_nvidia_name(now) && r->minor != PT_ANY))
 			continue;
 		j = json_object_new_object();
-		json_object_object_add(j, "kind", json_object_new_string("stale"));
-		json_object_object_add(j, "major", json_object_new_int(r->major));
+		json_object_object_add(j, "kind",
+				       json_object_new_string("stale"));
+		json_object_object_add(j, "major",
+				       json_object_new_int(r->major));
 		json_object_object_add(j, "line", json_object_new_int(r->line));
-		json_object_object_add(j, "text", json_object_new_string(r->text));
-		json_object_object_add(j, "now", now ? json_object_new_string(now) : NULL);
+		json_object_object_add(j, "text",
+				       json_object_new_string(r->text));
+		json_object_object_add(
+			j, "now", now ? json_object_new_string(now) : NULL);
 		json_object_array_add(jf, j);
 		json_object_array_add(jrm, json_object_new_int(r->line));
 		if (!o->json)
-			printf("  STALE    line %d: %s: %s%s\n", r->line, r->text,
-			       now ? "major now belongs to " : "no device has this major now (an old dynamic major)",
+			printf("  STALE    line %d: %s: %s%s\n", r->line,
+			       r->text,
+			       now ? "major now belongs to " :
+				     "no device has this major now (an old dynamic major)",
 			       now ? now : "");
 	}
 	/* Bind mounts of NVIDIA nodes whose device the list does not admit. */
@@ -388,20 +456,24 @@ static void pt_check_policy(const struct pt_dev_opts *o, const struct pt_majors 
 			continue;
 		if (stat(mt->src, &st)) {
 			if (!o->json)
-				printf("  MOUNT    line %d: %s does not exist on this host\n", mt->line, mt->src);
+				printf("  MOUNT    line %d: %s does not exist on this host\n",
+				       mt->line, mt->src);
 			continue;
 		}
 		if (S_ISCHR(st.st_mode) &&
-		    !pt_policy_allows(pol, 'c', (int)major(st.st_rdev), (int)minor(st.st_rdev), PT_RW) &&
+		    !pt_policy_allows(pol, 'c', (int)major(st.st_rdev),
+				      (int)minor(st.st_rdev), PT_RW) &&
 		    !o->json)
 			printf("  MOUNT    line %d: %s (c %u:%u) is bind-mounted but its device is denied\n",
-			       mt->line, mt->src, major(st.st_rdev), minor(st.st_rdev));
+			       mt->line, mt->src, major(st.st_rdev),
+			       minor(st.st_rdev));
 	}
 	json_object_object_add(jp, "findings", jf);
 	json_object_object_add(jp, "add", jadd);
 	json_object_object_add(jp, "remove_lines", jrm);
 	json_object_object_add(jout, "allow_list", jp);
-	if (o->json || (!json_object_array_length(jadd) && !json_object_array_length(jrm)))
+	if (o->json ||
+	    (!json_object_array_length(jadd) && !json_object_array_length(jrm)))
 		return;
 	printf("corrected lines for %s:\n", file);
 	for (i = 0; i < json_object_array_length(jrm); i++) {
@@ -409,10 +481,13 @@ static void pt_check_policy(const struct pt_dev_opts *o, const struct pt_majors 
 
 		for (k = 0; k < pol->nr_rules; k++)
 			if (pol->rules[k].line == ln)
-				printf("  remove line %d: %s\n", ln, pol->rules[k].text);
+				printf("  remove line %d: %s\n", ln,
+				       pol->rules[k].text);
 	}
 	for (i = 0; i < json_object_array_length(jadd); i++)
-		printf("  add: %s\n", json_object_get_string(json_object_array_get_idx(jadd, i)));
+		printf("  add: %s\n",
+		       json_object_get_string(
+			       json_object_array_get_idx(jadd, i)));
 	printf("then restart the container (the policy is built at start)\n");
 }
 
@@ -423,14 +498,16 @@ static int pt_load_policy(const char *file, bool devlist, struct pt_policy *pol)
 	int rc;
 
 	if (!f) {
-		fprintf(stderr, "pagetrail devices: %s: %s\n", file, strerror(errno));
+		fprintf(stderr, "pagetrail devices: %s: %s\n", file,
+			strerror(errno));
 		return -1;
 	}
-	rc = devlist ? pt_devlist_parse(f, pol, &err) : pt_lxc_parse(f, pol, &err);
+	rc = devlist ? pt_devlist_parse(f, pol, &err) :
+		       pt_lxc_parse(f, pol, &err);
 	fclose(f);
 	if (rc) {
-		fprintf(stderr, "pagetrail devices: %s:%d:%d: %s\n", file, err.line,
-			err.col, err.msg);
+		fprintf(stderr, "pagetrail devices: %s:%d:%d: %s\n", file,
+			err.line, err.col, err.msg);
 		pt_policy_free(pol);
 	}
 	return rc;
@@ -438,9 +515,10 @@ static int pt_load_policy(const char *file, bool devlist, struct pt_policy *pol)
 
 static void pt_devices_usage(FILE *out)
 {
-	fprintf(out, "usage: pagetrail devices [--root DIR] [--lxc-config FILE | --devices-list FILE]\n"
-		     "                        [--proc-devices FILE] [--no-open] [--json]\n"
-		     "exit: 0 nothing breaks CUDA init, 1 something does, 2 usage or input error\n");
+	fprintf(out,
+		"usage: pagetrail devices [--root DIR] [--lxc-config FILE | --devices-list FILE]\n"
+		"                        [--proc-devices FILE] [--no-open] [--json]\n"
+		"exit: 0 nothing breaks CUDA init, 1 something does, 2 usage or input error\n");
 }
 
 int pt_cmd_devices(int argc, char **argv)
@@ -467,14 +545,31 @@ int pt_cmd_devices(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
 		switch (c) {
-		case 'r': o.root = optarg; break;
-		case 'c': o.config = optarg; break;
-		case 'l': o.devlist = optarg; break;
-		case 'p': o.proc_devices = optarg; o.fixture = true; break;
-		case 'n': o.no_open = true; break;
-		case 'j': o.json = true; break;
-		case 'h': pt_devices_usage(stdout); return 0;
-		default: pt_devices_usage(stderr); return 2;
+		case 'r':
+			o.root = optarg;
+			break;
+		case 'c':
+			o.config = optarg;
+			break;
+		case 'l':
+			o.devlist = optarg;
+			break;
+		case 'p':
+			o.proc_devices = optarg;
+			o.fixture = true;
+			break;
+		case 'n':
+			o.no_open = true;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'h':
+			pt_devices_usage(stdout);
+			return 0;
+		default:
+			pt_devices_usage(stderr);
+			return 2;
 		}
 	}
 	if (optind < argc || (o.config && o.devlist)) {
@@ -483,7 +578,8 @@ int pt_cmd_devices(int argc, char **argv)
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m || pt_majors_read(o.proc_devices, m)) {
-		fprintf(stderr, "pagetrail devices: %s: %s\n", o.proc_devices, strerror(errno));
+		fprintf(stderr, "pagetrail devices: %s: %s\n", o.proc_devices,
+			strerror(errno));
 		free(m);
 		return 2;
 	}
@@ -495,11 +591,15 @@ int pt_cmd_devices(int argc, char **argv)
 	jout = json_object_new_object();
 	for (i = 0; i < m->n; i++)
 		if (m->e[i].type == 'c' && pt_is_nvidia_name(m->e[i].name))
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s %d",
-				 names[0] ? ", " : "", m->e[i].name, m->e[i].major);
+			snprintf(names + strlen(names),
+				 sizeof(names) - strlen(names), "%s%s %d",
+				 names[0] ? ", " : "", m->e[i].name,
+				 m->e[i].major);
 	if (!o.json)
-		printf("%s: %s\n", o.proc_devices, names[0] ? names : "no NVIDIA driver registered");
-	json_object_object_add(jout, "proc_devices", json_object_new_string(names));
+		printf("%s: %s\n", o.proc_devices,
+		       names[0] ? names : "no NVIDIA driver registered");
+	json_object_object_add(jout, "proc_devices",
+			       json_object_new_string(names));
 	if (!names[0])
 		breaks = true;
 	if (!o.config && !o.devlist)
@@ -507,13 +607,18 @@ int pt_cmd_devices(int argc, char **argv)
 	else if (o.root)
 		pt_scan_nodes(&o, m, jout, &breaks);
 	if (o.config || o.devlist)
-		pt_check_policy(&o, m, &pol, o.config ? o.config : o.devlist, jout, &breaks);
-	json_object_object_add(jout, "breaks_cuda_init", json_object_new_boolean(breaks));
+		pt_check_policy(&o, m, &pol, o.config ? o.config : o.devlist,
+				jout, &breaks);
+	json_object_object_add(jout, "breaks_cuda_init",
+			       json_object_new_boolean(breaks));
 	if (o.json)
-		printf("%s\n", json_object_to_json_string_ext(jout, JSON_C_TO_STRING_PRETTY));
+		printf("%s\n", json_object_to_json_string_ext(
+				       jout, JSON_C_TO_STRING_PRETTY));
 	else
-		printf("verdict: %s\n", breaks ? "CUDA init would fail (cuInit 999 / no device)" :
-						 "nothing here breaks CUDA init");
+		printf("verdict: %s\n",
+		       breaks ?
+			       "CUDA init would fail (cuInit 999 / no device)" :
+			       "nothing here breaks CUDA init");
 	json_object_put(jout);
 	pt_policy_free(&pol);
 	free(m);

@@ -8,8 +8,11 @@
 #define PT_LINE_MAX 4096
 
 static const struct pt_devrule pt_rule_default_allow = {
-	.type = 'a', .major = PT_ANY, .minor = PT_ANY,
-	.access = PT_ACC_M | PT_ACC_R | PT_ACC_W, .allow = true,
+	.type = 'a',
+	.major = PT_ANY,
+	.minor = PT_ANY,
+	.access = PT_ACC_M | PT_ACC_R | PT_ACC_W,
+	.allow = true,
 	.text = "(no allow-list: everything not denied is allowed)",
 };
 
@@ -57,10 +60,14 @@ static int pt_rule_parse(const char *s, int line, int base,
 	r->major = r->minor = PT_ANY;
 	r->access = PT_ACC_M | PT_ACC_R | PT_ACC_W;
 	if (!*p)
-		return pt_err(err, line, base, "empty device rule: expected 'a' or 'c MAJOR:MINOR ACCESS'", NULL);
+		return pt_err(
+			err, line, base,
+			"empty device rule: expected 'a' or 'c MAJOR:MINOR ACCESS'",
+			NULL);
 	if (!strchr("abc", *p) || (p[1] && !isspace((unsigned char)p[1]))) {
 		bad[0] = *p;
-		return pt_err(err, line, base, "device type must be a, b or c, not '%s'", bad);
+		return pt_err(err, line, base,
+			      "device type must be a, b or c, not '%s'", bad);
 	}
 	p++;
 	while (isspace((unsigned char)*p))
@@ -69,13 +76,15 @@ static int pt_rule_parse(const char *s, int line, int base,
 		if (r->type == 'a')
 			return 0;
 		return pt_err(err, line, base + (int)(p - s),
-			      "expected MAJOR:MINOR after the device type", NULL);
+			      "expected MAJOR:MINOR after the device type",
+			      NULL);
 	}
 	rc = pt_number_or_any(&p, 4095, &r->major);
 	if (rc)
 		return pt_err(err, line, base + (int)(p - s),
 			      rc == -2 ? "major out of range (0..4095)%s" :
-					 "major must be a number or *", NULL);
+					 "major must be a number or *",
+			      NULL);
 	if (*p != ':')
 		return pt_err(err, line, base + (int)(p - s),
 			      "expected ':' between major and minor", NULL);
@@ -84,7 +93,8 @@ static int pt_rule_parse(const char *s, int line, int base,
 	if (rc)
 		return pt_err(err, line, base + (int)(p - s),
 			      rc == -2 ? "minor out of range (0..1048575)%s" :
-					 "minor must be a number or *", NULL);
+					 "minor must be a number or *",
+			      NULL);
 	if (*p && !isspace((unsigned char)*p)) {
 		bad[0] = *p;
 		return pt_err(err, line, base + (int)(p - s),
@@ -105,7 +115,8 @@ static int pt_rule_parse(const char *s, int line, int base,
 		else {
 			bad[0] = *p;
 			return pt_err(err, line, base + (int)(p - s),
-				      "access letters are r, w and m, not '%s'", bad);
+				      "access letters are r, w and m, not '%s'",
+				      bad);
 		}
 	}
 	while (isspace((unsigned char)*p))
@@ -120,16 +131,19 @@ static int pt_rule_parse(const char *s, int line, int base,
  * One line without its newline into buf (PT_LINE_MAX): 1 read, 0 end of
  * file, -1 an error in err (a NUL byte, a line too long).
  */
-static int pt_read_line(FILE *f, char *buf, int line, struct pt_parse_error *err)
+static int pt_read_line(FILE *f, char *buf, int line,
+			struct pt_parse_error *err)
 {
 	size_t n = 0;
 	int c;
 
 	while ((c = fgetc(f)) != EOF && c != '\n') {
 		if (!c)
-			return pt_err(err, line, (int)n + 1, "NUL byte in the line", NULL);
+			return pt_err(err, line, (int)n + 1,
+				      "NUL byte in the line", NULL);
 		if (n == PT_LINE_MAX - 1)
-			return pt_err(err, line, PT_LINE_MAX, "line longer than 4095 characters", NULL);
+			return pt_err(err, line, PT_LINE_MAX,
+				      "line longer than 4095 characters", NULL);
 		buf[n++] = (char)c;
 	}
 	buf[n] = '\0';
@@ -138,7 +152,8 @@ static int pt_read_line(FILE *f, char *buf, int line, struct pt_parse_error *err
 
 static int pt_policy_add_rule(struct pt_policy *pol, const struct pt_devrule *r)
 {
-	struct pt_devrule *n = realloc(pol->rules, (pol->nr_rules + 1) * sizeof(*n));
+	struct pt_devrule *n =
+		realloc(pol->rules, (pol->nr_rules + 1) * sizeof(*n));
 
 	if (!n)
 		return -1;
@@ -154,8 +169,10 @@ static int pt_policy_add_mount(struct pt_policy *pol, const char *v, int line,
 	struct pt_mount *n;
 
 	if (sscanf(v, "%255s %255s %63s %255s", src, dst, fs, opts) != 4)
-		return pt_err(err, line, base,
-			      "lxc.mount.entry needs SOURCE TARGET FSTYPE OPTIONS", NULL);
+		return pt_err(
+			err, line, base,
+			"lxc.mount.entry needs SOURCE TARGET FSTYPE OPTIONS",
+			NULL);
 	n = realloc(pol->mounts, (pol->nr_mounts + 1) * sizeof(*n));
 	if (!n)
 		return -1;
@@ -202,7 +219,8 @@ static void pt_policy_finish(struct pt_policy *pol)
 		pol->default_allow = false;
 		for (i = 0; i < pol->nr_rules; i++)
 			if (pol->rules[i].type == 'a' && pol->rules[i].allow &&
-			    pol->rules[i].access == (PT_ACC_M | PT_ACC_R | PT_ACC_W))
+			    pol->rules[i].access ==
+				    (PT_ACC_M | PT_ACC_R | PT_ACC_W))
 				pol->default_allow = true;
 	}
 }
@@ -240,14 +258,18 @@ int pt_lxc_parse(FILE *f, struct pt_policy *pol, struct pt_parse_error *err)
 		while (isalnum((unsigned char)*s) || strchr("._-", *s))
 			s++;
 		if (s == key)
-			return pt_err(err, line, (int)(s - buf) + 1,
-				      "expected a key (like lxc.cgroup2.devices.allow)", NULL);
+			return pt_err(
+				err, line, (int)(s - buf) + 1,
+				"expected a key (like lxc.cgroup2.devices.allow)",
+				NULL);
 		eq = s;
 		while (*s == ' ' || *s == '\t')
 			s++;
 		if (*s != '=' && *s != ':')
-			return pt_err(err, line, (int)(s - buf) + 1,
-				      "expected '=' (LXC) or ':' (Proxmox) after the key", NULL);
+			return pt_err(
+				err, line, (int)(s - buf) + 1,
+				"expected '=' (LXC) or ':' (Proxmox) after the key",
+				NULL);
 		lsep = *s;
 		if (!sep)
 			sep = lsep;
@@ -257,7 +279,8 @@ int pt_lxc_parse(FILE *f, struct pt_policy *pol, struct pt_parse_error *err)
 			val++;
 		pt_trim(val);
 		if (!strcmp(key, "lxc.mount.entry")) {
-			if (pt_policy_add_mount(pol, val, line, (int)(val - buf) + 1, err))
+			if (pt_policy_add_mount(pol, val, line,
+						(int)(val - buf) + 1, err))
 				return -1;
 			continue;
 		}
@@ -334,8 +357,8 @@ static bool pt_rule_matches(const struct pt_devrule *r, char type, int major,
 	       (r->minor == PT_ANY || r->minor == minor);
 }
 
-const struct pt_devrule *pt_policy_allows(const struct pt_policy *pol, char type,
-					  int major, int minor,
+const struct pt_devrule *pt_policy_allows(const struct pt_policy *pol,
+					  char type, int major, int minor,
 					  unsigned int access)
 {
 	const struct pt_devrule *admit = NULL;
@@ -347,7 +370,8 @@ const struct pt_devrule *pt_policy_allows(const struct pt_policy *pol, char type
 		if (!pt_rule_matches(r, type, major, minor))
 			continue;
 		if (!r->allow && (r->access & access) &&
-		    !(r->type == 'a' && r->major == PT_ANY && r->minor == PT_ANY))
+		    !(r->type == 'a' && r->major == PT_ANY &&
+		      r->minor == PT_ANY))
 			return NULL; /* a specific deny wins */
 		if (r->allow && (access & ~r->access) == 0 && !admit)
 			admit = r;
@@ -382,13 +406,15 @@ void pt_rule_format(enum pt_rule_syntax syn, char sep, char type, int major,
 	pt_access_str(access, acc);
 	switch (syn) {
 	case PT_SYN_LXC_V1:
-		snprintf(buf, len, "lxc.cgroup.devices.allow%s %c %s:%s %s", eq, type, maj, min, acc);
+		snprintf(buf, len, "lxc.cgroup.devices.allow%s %c %s:%s %s", eq,
+			 type, maj, min, acc);
 		break;
 	case PT_SYN_V1_LIST:
 		snprintf(buf, len, "%c %s:%s %s", type, maj, min, acc);
 		break;
 	default:
-		snprintf(buf, len, "lxc.cgroup2.devices.allow%s %c %s:%s %s", eq, type, maj, min, acc);
+		snprintf(buf, len, "lxc.cgroup2.devices.allow%s %c %s:%s %s",
+			 eq, type, maj, min, acc);
 		break;
 	}
 }
@@ -413,7 +439,8 @@ int pt_majors_read(const char *path, struct pt_majors *m)
 			 m->n < sizeof(m->e) / sizeof(m->e[0])) {
 			m->e[m->n].type = type;
 			m->e[m->n].major = major;
-			snprintf(m->e[m->n].name, sizeof(m->e[m->n].name), "%s", name);
+			snprintf(m->e[m->n].name, sizeof(m->e[m->n].name), "%s",
+				 name);
 			m->n++;
 		}
 	}

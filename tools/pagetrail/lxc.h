@@ -63,11 +63,12 @@ struct pt_majors {
 };
 
 int pt_lxc_parse(FILE *f, struct pt_policy *pol, struct pt_parse_error *err);
-int pt_devlist_parse(FILE *f, struct pt_policy *pol, struct pt_parse_error *err);
+int pt_devlist_parse(FILE *f, struct pt_policy *pol,
+		     struct pt_parse_error *err);
 void pt_policy_free(struct pt_policy *pol);
 /* NULL when denied; else the rule that admits it (or a static "default"). */
-const struct pt_devrule *pt_policy_allows(const struct pt_policy *pol, char type,
-					  int major, int minor,
+const struct pt_devrule *pt_policy_allows(const struct pt_policy *pol,
+					  char type, int major, int minor,
 					  unsigned int access);
 void pt_rule_format(enum pt_rule_syntax syn, char sep, char type, int major,
 		    int minor, unsigned int access, char *buf, size_t len);
