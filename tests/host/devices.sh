@@ -98,6 +98,32 @@ bad bad-devices.list --devices-list "3:12: access letters are r, w and m, not 'z
 "$PT" devices --lxc-config /nonexistent/x.conf > /dev/null 2>&1
 is "$?" 2 "a config that cannot be read: exit 2"
 
+# --root: a container rootfs with a node left from before the upgrade.
+R=$out/rootfs
+rm -rf "$R" && mkdir -p "$R/dev/nvidia-caps"
+if mknod -m 666 "$R/dev/nvidia-uvm" c 504 0 2>/dev/null; then
+	mknod -m 666 "$R/dev/nvidia-caps/nvidia-cap1" c 237 1
+	mknod -m 000 "$R/dev/nvidia-uvm-tools" c 509 1
+	n=$(dev --root "$R"); rc=$?
+	is "$rc" 1 "--root with a stale uvm node: exit 1"
+	like "$(grep "$R/dev/nvidia-uvm " <<< "$n")" "c 504:0 +0666 +\(no driver\) +STALE: nvidia-uvm is at major 509 now \(mknod $R/dev/nvidia-uvm c 509 0\)" \
+		"--root: the stale node, its old and new major, the mknod"
+	like "$(grep "nvidia-uvm " <<< "$n")" "open: ENXIO: no driver is registered at 504:0" "--root: ENXIO explained"
+	like "$(grep "nvidia-uvm-tools " <<< "$n")" "c 509:1 +0000 +nvidia-uvm +mode gives others no access" \
+		"--root: mode 000 (R2's uvm-tools) is named"
+	like "$(grep "nvidia-cap1 " <<< "$n")" "c 237:1 +0666 +nvidia-caps " "--root: nodes under nvidia-caps/ are checked"
+	like "$(grep 'nvidiactl ' <<< "$n")" "MISSING: nvidiactl is registered at 195; make it: mknod -m 666 $R/dev/nvidiactl c 195 255" \
+		"--root: a node the driver registered but nobody made"
+	is "$(dev --root "$R" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print([(n["path"].rsplit("/", 1)[1], n["major"], n["minor"], n["stale"]) for n in d["nodes"]], d["breaks_cuda_init"])')" \
+		"[('nvidia-uvm', 504, 0, True), ('nvidia-uvm-tools', 509, 1, False), ('nvidia-cap1', 237, 1, False)] True" \
+		"--root --json: nodes with major, minor, stale"
+else
+	for i in 1 2 3 4 5 6 7; do ok 0 "# SKIP mknod not permitted here"; done
+fi
+
 # denials: each with its cgroup and the line that would have admitted it.
 d=$("$PT" denials --file "$F/denials.txt"); rc=$?
 is "$rc" 1 "denials recorded: exit 1"
