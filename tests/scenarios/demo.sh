@@ -26,7 +26,7 @@ grep '^mmap .*rc=-1' /tmp/cuinit.out | sed 's/^/  /' >> /tmp/report
 dmesg | grep 'NVRM:' | sed 's/^/  kernel: /' >> /tmp/report
 say ""
 say "== \$ pagetrail status --from r1.capture =="
-pagetrail status --from /tmp/r1.capture | grep -v '^  [a-z_]* *[a-z]*probe ' >> /tmp/report
+pagetrail status --from /tmp/r1.capture | grep -v ' planted=\| hooked=' >> /tmp/report
 say ""
 say "== \$ pagetrail history $pfn --from r1.capture =="
 pagetrail history "$pfn" --from /tmp/r1.capture >> /tmp/report

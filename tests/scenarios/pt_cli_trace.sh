@@ -4,7 +4,7 @@
 # module's own files: same class, pfn, culprit thread and record seqs.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 10
+plan 12
 
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded"
@@ -33,6 +33,7 @@ echo reset > $PT/control
 rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "reloaded"
 mkdir -p /tmp/listen
+ip link set lo up 2> /dev/null || ifconfig lo 127.0.0.1 up
 trace-cmd listen -p 18765 -d /tmp/listen > /tmp/listen.log 2>&1 &
 lpid=$!
 sleep 2
@@ -41,6 +42,7 @@ trace-cmd record -q -b 20000 -N 127.0.0.1:18765 -e pagetrail cuinit --foreign --
 echo 0 > $P/fault_foreign_put
 sleep 2
 kill $lpid 2> /dev/null
+cat /tmp/listen.log /tmp/tcn.err >&2
 dat=$(ls /tmp/listen/*.dat 2> /dev/null | head -n1)
 diag "listen wrote: $dat"
 f=$(grep '^foreign ' /tmp/cuinit.out)
@@ -51,8 +53,25 @@ cat /tmp/net.txt >&2
 z=$(grep '^finding [0-9]*: class=Z8 ' /tmp/net.txt | head -n1)
 is "$(echo "$z" | field pfn) $(echo "$z" | field culprit)" "$pfn nvsim_foreign/$fpid" \
 	"listen/record -N: Z8 on nvsim's pfn, culprit the foreign thread"
-is "$(grep '^finding' /tmp/net.txt)" "$(grep '^finding' /tmp/live2.txt)" \
-	"listen/record -N and the live files give the same findings"
+is "$(grep -c '^finding' /tmp/live2.txt) $(grep '^finding' /tmp/net.txt)" "1 $(grep '^finding' /tmp/live2.txt)" \
+	"listen/record -N and the live files give the same (one) finding"
+# A small recording (stale context, nozero) handed to the host as a fixture
+# for its --trace tests and the fuzz seeds, when it is small enough.
+echo 1 > $P/fault_stale_context
+trace-cmd record -q -e pagetrail -o /tmp/stale.dat cuinit --stale=nozero > /tmp/cuinit.out 2> /dev/null
+echo 0 > $P/fault_stale_context
+pfn=$(grep '^free .*name=stale' /tmp/cuinit.out | field first_pfn)
+pagetrail diagnose --trace /tmp/stale.dat > /tmp/st.txt
+z=$(grep '^finding [0-9]*: class=Z2 ' /tmp/st.txt | head -n1)
+is "$(echo "$z" | field rule) $(echo "$z" | field pfn)" "Z2.insert-after-free $pfn" "--trace: stale context (nozero) is Z2 on $pfn"
+size=$(wc -c < /tmp/stale.dat)
+diag "stale.dat: $size bytes, pfn $pfn"
+cmp_ok "$size" -gt 0 "trace-cmd wrote stale.dat"
+if [ "$size" -lt 3000000 ]; then
+	echo "PT-FILE-BEGIN stale.dat $pfn"
+	base64 /tmp/stale.dat
+	echo "PT-FILE-END"
+fi
 rmmod pagetrail && rmmod nvsim
 ok $? "unloaded"
 done_testing

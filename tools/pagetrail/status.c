@@ -64,7 +64,7 @@ static void print_probes(const struct pt_cov *c)
 /* A capture says where it was taken; live, uname is the same machine. */
 static void print_identity(const char *id)
 {
-	char rel[96] = "?", bid[96] = "?", ver[64] = "?", src[64] = "?",
+	char rel[96] = "?", bid[96] = "?", ver[64] = "none", src[64] = "none",
 	     tgt[48] = "", k[80];
 
 	if (!id)

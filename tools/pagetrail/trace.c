@@ -83,6 +83,7 @@ static void page_fields(struct pagetrail_record *p, struct tep_event *ev,
 	p->page_flags = (__u32)fv(ev, r, "page_flags");
 	p->aux = (__u32)fv(ev, r, "aux");
 	p->order = (__u8)fv(ev, r, "order");
+	p->cause = (__u8)fv(ev, r, "cause");
 	p->from_state = (__u8)fv(ev, r, "from_state");
 	p->to_state = (__u8)fv(ev, r, "to_state");
 	p->anomaly = (__u8)fv(ev, r, "anomaly");
@@ -98,6 +99,7 @@ static void map_fields(struct pagetrail_record *p, struct tep_event *ev,
 	p->ret = (__s32)fv(ev, r, "ret");
 	p->inner_ret = (__s32)fv(ev, r, "inner_ret");
 	p->aux = (__u32)fv(ev, r, "usage");
+	p->cause = (__u8)fv(ev, r, "cause");
 }
 
 static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu,
