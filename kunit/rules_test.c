@@ -20,7 +20,7 @@ struct rule_row {
 
 #define NOT_SAMPLED (-1)	/* refcount 0, but not sampled: must be ignored */
 
-#define ROW(from_, role_, cause_, ref_, ret_, mism_, to_, rec_, gap_, gen_, an_)	\
+#define ROWX(from_, role_, cause_, ref_, ret_, mism_, drv_, to_, rec_, gap_, gen_, an_, fgt_) \
 	{									\
 		.from = PT_ST_##from_,						\
 		.in = {								\
@@ -30,6 +30,7 @@ struct rule_row {
 			.refcount = (ref_) < 0 ? 0 : (ref_),			\
 			.ret = (ret_),						\
 			.owner_mismatch = (mism_),				\
+			.by_driver = (drv_),					\
 		},								\
 		.want = {							\
 			.to = PT_ST_##to_,					\
@@ -37,8 +38,11 @@ struct rule_row {
 			.gap = (gap_),						\
 			.new_generation = (gen_),				\
 			.anomalies = (an_),					\
+			.forget = (fgt_),					\
 		},								\
 	}
+#define ROW(from_, role_, cause_, ref_, ret_, mism_, to_, rec_, gap_, gen_, an_) \
+	ROWX(from_, role_, cause_, ref_, ret_, mism_, false, to_, rec_, gap_, gen_, an_, false)
 
 #define BAD(x) BIT(PT_AN_##x)
 #define GAP true
@@ -66,12 +70,22 @@ struct rule_row {
 #define RELEASE(from) \
 	ROW(from, RELEASE, NONE, 1, 0, false, RELEASED, true, false, false, 0)
 #define RELEASE_IGNORED(from) ROW(from, RELEASE, NONE, 1, 0, false, from, false, false, false, 0)
+/* The walk names its own allocation; another one owns the chunk now (F7). */
+#define RELEASE_OTHER_OWNER(from) \
+	ROW(from, RELEASE, NONE, 1, 0, true, from, false, false, false, 0)
+/* Recorded once, then the entry is dropped: the page lives elsewhere (F3). */
+#define ALLOC_FORGOTTEN(from, cause) \
+	ROWX(from, ALLOC, cause, NOT_SAMPLED, 0, false, false, from, true, false, false, 0, true)
 #define ALLOC(from, cause, to, gap, an) \
 	ROW(from, ALLOC, cause, NOT_SAMPLED, 0, false, to, true, gap, false, an)
 #define ALLOC_IGNORED(from, cause) \
 	ROW(from, ALLOC, cause, NOT_SAMPLED, 0, false, from, false, false, false, 0)
+/* Driver inserts (inside the driver's mmap). */
 #define INSERT(from, ref, ret, mism, to, gap, an) \
-	ROW(from, INSERT, NONE, ref, ret, mism, to, true, gap, false, an)
+	ROWX(from, INSERT, NONE, ref, ret, mism, true, to, true, gap, false, an, false)
+/* Inserts by another mapper of a tracked pfn. */
+#define INSERT_FOREIGN(from, ref, ret, to, rec, gap, an, fgt) \
+	ROWX(from, INSERT, NONE, ref, ret, false, false, to, rec, gap, false, an, fgt)
 #define KEEP(from, role) ROW(from, role, NONE, NOT_SAMPLED, 0, false, from, true, false, false, 0)
 
 static void rule_row_desc(const struct rule_row *r, char *desc)
@@ -80,9 +94,10 @@ static void rule_row_desc(const struct rule_row *r, char *desc)
 
 	if (r->in.sampled)
 		snprintf(ref, sizeof(ref), "%d", r->in.refcount);
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s from %s cause=%s ref=%s ret=%d%s",
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s from %s cause=%s ref=%s ret=%d%s%s",
 		 pt_role_name(r->in.role), pt_state_name(r->from), pt_cause_name(r->in.cause),
-		 ref, r->in.ret, r->in.owner_mismatch ? " other-owner" : "");
+		 ref, r->in.ret, r->in.owner_mismatch ? " other-owner" : "",
+		 r->in.role == PT_ROLE_INSERT && !r->in.by_driver ? " other-mapper" : "");
 }
 
 static void rule_expect(struct kunit *test, const struct rule_row *r)
@@ -96,6 +111,7 @@ static void rule_expect(struct kunit *test, const struct rule_row *r)
 				       "to (state %u)", got.to);
 	KUNIT_EXPECT_EQ_MSG(test, got.gap, r->want.gap, "gap");
 	KUNIT_EXPECT_EQ_MSG(test, got.new_generation, r->want.new_generation, "new_generation");
+	KUNIT_EXPECT_EQ_MSG(test, got.forget, r->want.forget, "forget");
 	KUNIT_EXPECT_EQ_MSG(test, got.anomalies, r->want.anomalies,
 			    "anomalies: first got %s, want %s",
 			    pt_anomaly_name(pt_first_anomaly(got.anomalies)),
@@ -267,6 +283,8 @@ static const struct rule_row release_rows[] = {
 	RELEASE_IGNORED(RECLAIMING),
 	RELEASE_IGNORED(FREED),
 	RELEASE_IGNORED(RELEASED),
+	RELEASE_OTHER_OWNER(ASSIGNED),
+	RELEASE_OTHER_OWNER(MAPPED),
 };
 
 static const struct rule_row alloc_rows[] = {
@@ -287,7 +305,7 @@ static const struct rule_row alloc_rows[] = {
 	ALLOC(RECLAIMING, FRESH, RECLAIMING, NO_GAP, BAD(ALLOC_WHILE_OWNED)),
 	ALLOC(RECLAIMING, FOREIGN, RECLAIMING, NO_GAP, BAD(ALLOC_WHILE_OWNED)),
 	ALLOC_IGNORED(FREED, FRESH),	/* the driver's ASSIGN follows */
-	ALLOC(FREED, FOREIGN, FREED, NO_GAP, 0),
+	ALLOC_FORGOTTEN(FREED, FOREIGN),
 	ALLOC_IGNORED(RELEASED, FRESH),	/* its ASSIGN reports the gap */
 	/* Someone else got the page: its final free was never seen. */
 	ALLOC(RELEASED, FOREIGN, FREED, GAP, 0),
@@ -323,6 +341,13 @@ static const struct rule_row insert_rows[] = {
 	INSERT(UNTRACKED, 1, 0, true, MAPPED, GAP, 0),
 	INSERT(POOLED_DIRTY, 1, 0, true, POOLED_DIRTY, NO_GAP, BAD(INSERT_WHILE_POOLED)),
 	INSERT(FREED, 1, 0, true, FREED, NO_GAP, BAD(INSERT_AFTER_FREE)),
+	/* Another mapper of a page the pool gave back: reuse, not a fault (F8). */
+	INSERT_FOREIGN(FREED, 1, 0, FREED, false, NO_GAP, 0, true),
+	INSERT_FOREIGN(FREED, NOT_SAMPLED, 0, FREED, false, NO_GAP, 0, true),
+	/* ...unless the page it maps has no reference at all. */
+	INSERT_FOREIGN(FREED, 0, -EINVAL, FREED, true, NO_GAP,
+		       BAD(INSERT_AFTER_FREE) | BAD(INSERT_ZERO_REF), false),
+	INSERT_FOREIGN(ASSIGNED, 1, 0, MAPPED, true, NO_GAP, 0, false),
 };
 
 /* Roles that are not page transitions (and unknown roles) change nothing. */

@@ -43,6 +43,14 @@ static int pt_control_open(struct inode *inode, struct file *file)
 	return single_open(file, pt_control_show, NULL);
 }
 
+/* What "reset" clears besides the table, with every writer held off. */
+static void pt_reset_counters(void)
+{
+	pt_ring_reset();
+	pt_frames_reset_stats();
+	pt_dbg_prof->reset_stats();
+}
+
 static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 				size_t len, loff_t *ppos)
 {
@@ -76,9 +84,7 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		pt_ring_freeze(false);
 		break;
 	case PT_CMD_RESET:
-		pt_tracker_reset();
-		pt_ring_reset();
-		pt_events_reset();
+		pt_tracker_reset(pt_reset_counters);
 		pt_devcg_reset();
 		break;
 	case PT_CMD_OVERWRITE:
@@ -132,9 +138,10 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	seq_printf(
 		m,
 		"tracked=%llu\ncapacity=%llu\nrecycled=%llu\ntracker_full=%llu\n"
-		"gaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n",
-		ts->tracked, ts->capacity, ts->recycled, ts->full, ts->gaps,
-		ts->anomalies, ts->anomalies_dropped);
+		"filter_used=%llu\ngaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n",
+		ts->tracked, ts->capacity, ts->recycled, ts->full,
+		ts->filter_used, ts->gaps, ts->anomalies,
+		ts->anomalies_dropped);
 	for (i = 1; i < PT_ROLE_MAX; i++)
 		seq_printf(m, "events_%s=%llu\n", pt_role_name(i),
 			   ts->events_by_role[i]);

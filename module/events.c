@@ -34,12 +34,10 @@ void pt_events_stamp(struct pagetrail_record *rec)
 	}
 }
 
-/* The tracker already wrote the ring; now the tracepoints. */
+/* The tracker already wrote the ring (and froze it); now the tracepoints. */
 static void pt_emit(const struct pagetrail_record *rec)
 {
 	pt_trace_record(rec);
-	if (rec->anomalies && READ_ONCE(pt_freeze_on_anomaly))
-		pt_ring_freeze(true); /* keep the history that led here */
 }
 
 /* A page observation: through the state machine, then out. */
@@ -58,8 +56,8 @@ void pt_observe_event(const struct pt_obs *obs)
 {
 	struct pagetrail_record rec;
 
-	pt_tracker_record_event(obs, &rec);
-	pt_emit(&rec);
+	if (pt_tracker_record_event(obs, &rec))
+		pt_emit(&rec);
 }
 
 void pt_events_set_freeze_on_anomaly(bool on)

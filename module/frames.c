@@ -133,6 +133,12 @@ struct pt_frame *pt_frame_find(u8 ctx)
 	return pt_frame_innermost(BIT(ctx));
 }
 
+void pt_frames_reset_stats(void)
+{
+	atomic64_set(&pt_frames_overflow, 0);
+	atomic64_set(&pt_frames_unbalanced, 0);
+}
+
 void pt_frames_get_stats(struct pt_frames_stats *st)
 {
 	st->overflow = atomic64_read(&pt_frames_overflow);

@@ -42,10 +42,24 @@ int pt_resolve_function(const char *name, unsigned long *addr)
 	return 0;
 }
 
+/*
+ * A kprobe that is not ftrace-based fires from int3, which x86 runs as an
+ * NMI: no task context, and the tracker's lock must not be taken there.
+ */
+static bool pt_skip_nmi(struct pt_probe *p)
+{
+	if (likely(!in_nmi()))
+		return false;
+	PT_COUNT(p, nmi);
+	return true;
+}
+
 static int pt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct pt_probe *p = container_of(kp, struct pt_probe, kp);
 
+	if (pt_skip_nmi(p))
+		return 0;
 	PT_COUNT(p, hits);
 	if (p->entry(p, regs, NULL))
 		PT_COUNT(p, filtered);
@@ -59,6 +73,8 @@ static int pt_kretprobe_entry(struct kretprobe_instance *ri,
 	struct pt_probe *p =
 		container_of(get_kretprobe(ri), struct pt_probe, rp);
 
+	if (pt_skip_nmi(p))
+		return 1;
 	PT_COUNT(p, hits);
 	if (p->entry(p, regs, ri->data)) {
 		PT_COUNT(p, filtered);
@@ -188,6 +204,7 @@ void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum)
 		sum->filtered += c->filtered;
 		sum->entries += c->entries;
 		sum->returns += c->returns;
+		sum->nmi += c->nmi;
 	}
 }
 
@@ -320,13 +337,13 @@ void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
 		pt_probe_counts(p, &c);
 		seq_printf(
 			m,
-			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu\n",
+			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu nmi=%llu\n",
 			p->name[0] ? p->name : p->symbol,
 			pt_backend_name(p->backend),
 			p->backend != PT_BACKEND_NONE, p->error, c.hits,
 			c.filtered, c.entries, c.returns,
 			p->ret ? (s64)(c.entries - c.returns) : 0,
-			pt_probe_missed(p));
+			pt_probe_missed(p), c.nmi);
 	}
 }
 
@@ -338,11 +355,27 @@ static void pt_tp_match(struct tracepoint *tp, void *priv)
 		h->tp = tp;
 }
 
-int pt_tp_attach(struct pt_tp_hook *h)
-{
-	int ret;
+DEFINE_PER_CPU(u64, pt_tp_hit_counts[PT_MAX_TP_HOOKS]);
 
-	atomic64_set(&h->hits, 0);
+u64 pt_tp_hits(const struct pt_tp_hook *h)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(pt_tp_hit_counts[h->slot], cpu);
+	return sum;
+}
+
+int pt_tp_attach(struct pt_tp_hook *h, unsigned int slot)
+{
+	int cpu, ret;
+
+	if (slot >= PT_MAX_TP_HOOKS)
+		return -E2BIG;
+	h->slot = slot;
+	for_each_possible_cpu(cpu)
+		per_cpu(pt_tp_hit_counts[slot], cpu) = 0;
 	h->tp = NULL;
 	for_each_kernel_tracepoint(pt_tp_match, h);
 	if (!h->tp) {

@@ -40,7 +40,7 @@ void pt_ring_exit(void)
 	pt_rb = NULL;
 }
 
-/* Called from probe handlers: any context, preemption may be enabled. */
+/* Under the tracker lock (IRQs off): one writer per CPU at a time. */
 void pt_ring_write(const struct pagetrail_record *rec)
 {
 	struct pt_ring_cpu *c;
@@ -124,8 +124,9 @@ static u64 pt_ring_overruns(void)
 }
 
 /*
- * Discard everything buffered and restart the counters. Writers racing with
- * a reset can make one snapshot unbalanced; resets are a control action.
+ * Discard everything buffered and restart the counters. Only while no
+ * writer can run: pt_tracker_reset() holds them off (they write under its
+ * lock), which is what makes zeroing other CPUs' counters safe.
  */
 void pt_ring_reset(void)
 {

@@ -156,10 +156,15 @@ static void free_to_buddy(u8 from, const struct pt_rule_input *in,
 	}
 }
 
-static void release(u8 from, struct pt_rule_result *r)
+/*
+ * The release walk runs after the driver returned: a chunk it admitted may
+ * already belong to another allocation, which keeps it.
+ */
+static void release(u8 from, const struct pt_rule_input *in,
+		    struct pt_rule_result *r)
 {
 	r->to = PT_ST_RELEASED;
-	if (!pt_state_owned(from)) {
+	if (!pt_state_owned(from) || in->owner_mismatch) {
 		r->to = from;
 		r->record = false;
 	}
@@ -175,11 +180,18 @@ static void buddy_alloc(u8 from, const struct pt_rule_input *in,
 		r->gap = true;
 		return;
 	}
+	if (from == PT_ST_FREED && in->cause == PT_CAUSE_FOREIGN) {
+		/*
+		 * Reused outside the driver: say so once, then forget the page,
+		 * so its later lives elsewhere cost nothing and record nothing.
+		 */
+		r->forget = true;
+		return;
+	}
 	if (from == PT_ST_FREED || from == PT_ST_UNTRACKED ||
 	    from == PT_ST_RELEASED) {
 		/* The driver's own fresh allocation follows as ASSIGN. */
-		r->record = in->cause == PT_CAUSE_FOREIGN &&
-			    from == PT_ST_FREED;
+		r->record = false;
 		return;
 	}
 	r->anomalies |= AN(ALLOC_WHILE_OWNED);
@@ -189,6 +201,13 @@ static void insert(u8 from, const struct pt_rule_input *in,
 		   struct pt_rule_result *r)
 {
 	r->to = from;
+	if (from == PT_ST_FREED && !in->by_driver &&
+	    !(in->sampled && in->refcount == 0)) {
+		/* Another mapper (uvm, packet rings) legitimately reusing it. */
+		r->record = false;
+		r->forget = true;
+		return;
+	}
 	if (from == PT_ST_FREED)
 		r->anomalies |= AN(INSERT_AFTER_FREE);
 	else if (pt_state_pooled(from))
@@ -233,7 +252,7 @@ void pt_rule_apply(u8 from, const struct pt_rule_input *in,
 		free_to_buddy(from, in, out);
 		break;
 	case PT_ROLE_RELEASE:
-		release(from, out);
+		release(from, in, out);
 		break;
 	case PT_ROLE_ALLOC:
 		buddy_alloc(from, in, out);

@@ -17,8 +17,14 @@
 #include <pagetrail/events.h>
 #include <pagetrail/ring.h>
 
-/* 2^20 bits: a free of an untracked page costs one bit test. */
+/*
+ * 2^20 counters: a free or allocation of an untracked page costs one byte
+ * read. Counting (not a bitmap) so that forgotten chunks leave it again
+ * and the filter stays as selective on day ten as after a fresh load; a
+ * counter that reached 255 stays set (never a false "untracked").
+ */
 #define PT_FILTER_BITS 20
+#define PT_FILTER_STUCK U8_MAX
 
 struct pt_entry {
 	struct hlist_node node; /* hash bucket, or the free list */
@@ -35,9 +41,10 @@ static struct hlist_head *pt_buckets;
 static unsigned int pt_hash_bits;
 static HLIST_HEAD(pt_free_entries);
 static LIST_HEAD(pt_freed_fifo);
-static unsigned long *pt_filter;
+static u8 *pt_filter;
 static u32 pt_orders_seen; /* bit per chunk order ever tracked */
 static struct pt_tracker_stats pt_stats;
+static bool pt_paused; /* a reset is under way: record nothing */
 
 static struct pt_anomaly_entry *pt_anomalies;
 static unsigned int pt_max_anomalies;
@@ -55,7 +62,7 @@ static void pt_tracker_clear_locked(void)
 		pt_entries[i].in_use = false;
 		hlist_add_head(&pt_entries[i].node, &pt_free_entries);
 	}
-	bitmap_zero(pt_filter, 1u << PT_FILTER_BITS);
+	memset(pt_filter, 0, 1u << PT_FILTER_BITS);
 	pt_orders_seen = 0;
 	memset(&pt_stats, 0, sizeof(pt_stats));
 	pt_stats.capacity = pt_nr_entries;
@@ -71,8 +78,7 @@ int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies)
 			      GFP_KERNEL | __GFP_NOWARN);
 	pt_buckets = kvcalloc(1u << pt_hash_bits, sizeof(*pt_buckets),
 			      GFP_KERNEL | __GFP_NOWARN);
-	pt_filter = bitmap_zalloc(1u << PT_FILTER_BITS,
-				  GFP_KERNEL | __GFP_NOWARN);
+	pt_filter = kvzalloc(1u << PT_FILTER_BITS, GFP_KERNEL | __GFP_NOWARN);
 	pt_max_anomalies = max_anomalies;
 	pt_anomalies = kvcalloc(max_anomalies, sizeof(*pt_anomalies),
 				GFP_KERNEL | __GFP_NOWARN);
@@ -88,7 +94,7 @@ void pt_tracker_exit(void)
 {
 	kvfree(pt_entries);
 	kvfree(pt_buckets);
-	bitmap_free(pt_filter);
+	kvfree(pt_filter);
 	kvfree(pt_anomalies);
 	pt_entries = NULL;
 	pt_buckets = NULL;
@@ -96,19 +102,54 @@ void pt_tracker_exit(void)
 	pt_anomalies = NULL;
 }
 
-void pt_tracker_reset(void)
+/*
+ * Clear everything, exactly: every ring write happens under our lock after
+ * a check of pt_paused, so once paused no writer is inside the ring and its
+ * per-CPU counters can be zeroed. Observations made while paused are not
+ * stamped or counted; they belong to neither side of the reset.
+ */
+void pt_tracker_reset(void (*reset_outside)(void))
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	pt_paused = true;
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	reset_outside();
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
 	pt_tracker_clear_locked();
+	pt_events_reset();
+	pt_paused = false;
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 }
 
 /* Lock-free pre-filter: false means the pfn is certainly not tracked. */
 bool pt_tracker_maybe_tracked(u64 pfn)
 {
-	return test_bit(hash_64(pfn, PT_FILTER_BITS), pt_filter);
+	return READ_ONCE(pt_filter[hash_64(pfn, PT_FILTER_BITS)]);
+}
+
+/* Under the tracker lock: the filter follows the table exactly. */
+static void pt_filter_add(u64 pfn)
+{
+	u8 *c = &pt_filter[hash_64(pfn, PT_FILTER_BITS)];
+
+	if (*c == PT_FILTER_STUCK)
+		return;
+	if (!*c)
+		pt_stats.filter_used++;
+	WRITE_ONCE(*c, *c + 1);
+}
+
+static void pt_filter_remove(u64 pfn)
+{
+	u8 *c = &pt_filter[hash_64(pfn, PT_FILTER_BITS)];
+
+	if (!*c || *c == PT_FILTER_STUCK)
+		return;
+	WRITE_ONCE(*c, *c - 1);
+	if (!*c)
+		pt_stats.filter_used--;
 }
 
 static struct pt_entry *pt_find_exact(u64 pfn)
@@ -144,6 +185,7 @@ static void pt_entry_free(struct pt_entry *e)
 {
 	if (e->v.state == PT_ST_FREED)
 		list_del(&e->freed_link);
+	pt_filter_remove(e->v.pfn);
 	hlist_del(&e->node);
 	e->in_use = false;
 	hlist_add_head(&e->node, &pt_free_entries);
@@ -189,6 +231,7 @@ static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
 		e = list_first_entry(&pt_freed_fifo, struct pt_entry,
 				     freed_link);
 		list_del(&e->freed_link);
+		pt_filter_remove(e->v.pfn);
 		pt_stats.recycled++;
 		pt_stats.tracked--;
 	} else {
@@ -204,7 +247,7 @@ static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
 	e->v.state = PT_ST_UNTRACKED;
 	INIT_LIST_HEAD(&e->freed_link);
 	hlist_add_head(&e->node, &pt_buckets[hash_64(pfn, pt_hash_bits)]);
-	set_bit(hash_64(pfn, PT_FILTER_BITS), pt_filter);
+	pt_filter_add(pfn);
 	if (order < 32)
 		pt_orders_seen |= BIT(order);
 	pt_stats.tracked++;
@@ -378,6 +421,17 @@ static void pt_count_locked(const struct pagetrail_record *rec)
 }
 
 /*
+ * In sequence order on every CPU (readers merge by seq). An anomaly freezes
+ * the recorder here, under the lock, so it is the last record kept.
+ */
+static void pt_write_locked(const struct pagetrail_record *rec)
+{
+	pt_ring_write(rec);
+	if (rec->anomalies && pt_events_freeze_on_anomaly())
+		pt_ring_freeze(true);
+}
+
+/*
  * Apply one observation to the table. Returns true and fills @rec when the
  * observation is worth a record (a transition, a gap or an anomaly).
  */
@@ -396,6 +450,10 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	u8 from;
 
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	if (pt_paused) {
+		raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+		return false;
+	}
 	e = obs->role == PT_ROLE_INSERT ? pt_find_containing(obs->pfn) :
 					  pt_find_exact(obs->pfn);
 	if (!e && obs->create)
@@ -404,8 +462,11 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 		pt_entry_reorder(e, obs->order);
 	from = e ? e->v.state : PT_ST_UNTRACKED;
 	in.owner_mismatch = e && obs->owner_known && obs->token != e->v.token;
+	in.by_driver = obs->owner_known;
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
+		if (e && res.forget)
+			pt_entry_free(e);
 		raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 		return false;
 	}
@@ -421,23 +482,29 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_count_locked(rec);
 	if (rec->anomalies)
 		pt_store_anomaly_locked(rec, e);
-	/* In sequence order on every CPU: readers merge by seq. */
-	pt_ring_write(rec);
+	if (e && res.forget)
+		pt_entry_free(e);
+	pt_write_locked(rec);
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 	return true;
 }
 
 /* A record that is not a page transition (MAP, VMA), stamped in order. */
-void pt_tracker_record_event(const struct pt_obs *obs,
+bool pt_tracker_record_event(const struct pt_obs *obs,
 			     struct pagetrail_record *rec)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	if (pt_paused) {
+		raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+		return false;
+	}
 	pt_fill_record(rec, obs, NULL, PT_ST_UNTRACKED, NULL);
 	pt_count_locked(rec);
-	pt_ring_write(rec);
+	pt_write_locked(rec);
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	return true;
 }
 
 bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view)

@@ -30,6 +30,7 @@ struct pt_frame {
 	u32 failed; /* MMAP: failed inserts */
 	int fail_ret; /* MMAP: errno of the first failed insert */
 	int inner_ret; /* MMAP: the helper's return value */
+	u32 flags; /* the profile's own marks on this call */
 	u8 ctx;
 };
 
@@ -48,5 +49,6 @@ struct pt_frames_stats {
 	unsigned int in_use;
 };
 void pt_frames_get_stats(struct pt_frames_stats *st);
+void pt_frames_reset_stats(void);
 
 #endif /* PAGETRAIL_FRAMES_H */

@@ -6,6 +6,7 @@
 #include <linux/types.h>
 #include <linux/kprobes.h>
 #include <linux/atomic.h>
+#include <linux/percpu.h>
 #include <linux/module.h>
 #include <linux/kallsyms.h>
 #include "compat.h"
@@ -56,6 +57,7 @@ struct pt_probe_counts {
 	u64 filtered; /* entry declined the call */
 	u64 entries; /* entries whose return is tracked */
 	u64 returns;
+	u64 nmi; /* int3-delivered (NMI context): skipped, no task to name */
 };
 
 #define PT_MAX_PROBES 32
@@ -66,8 +68,10 @@ struct pt_tp_hook {
 	void *probe;
 	struct tracepoint *tp;
 	bool registered;
-	atomic64_t hits;
+	unsigned int slot; /* its per-CPU hit counter */
 };
+
+#define PT_MAX_TP_HOOKS 4
 
 int pt_probes_attach(struct pt_probe *set, unsigned int n, const char *target);
 void pt_probes_detach(struct pt_probe *set, unsigned int n);
@@ -76,8 +80,17 @@ void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum);
 void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
 		    unsigned int n);
 
-int pt_tp_attach(struct pt_tp_hook *h);
+int pt_tp_attach(struct pt_tp_hook *h, unsigned int slot);
 void pt_tp_detach(struct pt_tp_hook *h);
+u64 pt_tp_hits(const struct pt_tp_hook *h);
+
+DECLARE_PER_CPU(u64, pt_tp_hit_counts[PT_MAX_TP_HOOKS]);
+
+/* Hooks on allocator tracepoints run everywhere: no shared cache line. */
+static inline void pt_tp_count(const struct pt_tp_hook *h)
+{
+	this_cpu_inc(pt_tp_hit_counts[h->slot]);
+}
 
 int pt_resolve_function(const char *name, unsigned long *addr);
 

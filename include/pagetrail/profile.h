@@ -23,6 +23,7 @@ struct pt_profile {
 	void (*detach)(void);
 	void (*show_probes)(struct seq_file *m);
 	void (*show_stats)(struct seq_file *m);
+	void (*reset_stats)(void); /* "reset": the profile's counters too */
 };
 
 extern const struct pt_profile pt_profile_nvidia;

@@ -13,7 +13,8 @@ struct pt_rule_input {
 	bool sampled; /* refcount below is valid */
 	int refcount; /* page_count() of the page at the event */
 	int ret; /* INSERT: vm_insert_page() return value */
-	bool owner_mismatch; /* INSERT: the VMA's allocation does not own the chunk */
+	bool owner_mismatch; /* the allocation named does not own the chunk */
+	bool by_driver; /* INSERT: inside the driver's mmap, not another mapper */
 };
 
 struct pt_rule_result {
@@ -21,6 +22,7 @@ struct pt_rule_result {
 	bool record; /* false: a repeat observation, nothing to log */
 	bool gap; /* the transition's predecessor was never observed */
 	bool new_generation; /* a pool admission: generation + 1 */
+	bool forget; /* the page left the driver for good: drop its entry */
 	u32 anomalies; /* bit (1 << PT_AN_*) per anomaly raised */
 };
 

@@ -78,6 +78,7 @@ struct pt_tracker_stats {
 	u64 capacity;
 	u64 recycled; /* freed chunks forgotten to make room */
 	u64 full; /* observations lost: table full */
+	u64 filter_used; /* pre-filter slots that let a pfn through */
 	u64 gaps; /* transitions whose predecessor was not observed */
 	u64 gaps_by_role[PT_ROLE_MAX];
 	u64 anomalies;
@@ -88,11 +89,11 @@ struct pt_tracker_stats {
 
 int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies);
 void pt_tracker_exit(void);
-void pt_tracker_reset(void);
+void pt_tracker_reset(void (*reset_outside)(void));
 
 bool pt_tracker_maybe_tracked(u64 pfn);
 bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
-void pt_tracker_record_event(const struct pt_obs *obs,
+bool pt_tracker_record_event(const struct pt_obs *obs,
 			     struct pagetrail_record *rec);
 bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view);
 bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);

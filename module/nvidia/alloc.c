@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail NVIDIA profile, allocations: nv_alloc_system_pages, the contig
+ * and coherent paths, nv_alloc_set_page per chunk, nv_free_system_pages.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/mm.h>
+#include <linux/ptrace.h>
+#include "nvidia.h"
+
+/* --- allocation: nv_alloc_system_pages, nv_alloc_set_page --------------- */
+
+int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_frame_data *d = data;
+	unsigned long at = regs_get_kernel_argument(regs, 1);
+
+	struct pt_frame *outer = pt_frame_find(PT_CTX_ALLOC);
+
+	d->f = pt_frame_push(PT_CTX_ALLOC);
+	if (!d->f)
+		return 1;
+	d->f->obj = at;
+	d->f->token = pt_token(at);
+	/* nv_alloc_contig_pages -> nv_alloc_system_pages is one allocation. */
+	if (outer && outer->obj == at)
+		d->f->alloc_seq = outer->alloc_seq;
+	else
+		d->f->alloc_seq = atomic_inc_return(&nv_stats.alloc_seq);
+	return 0;
+}
+
+int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_coherent_data *d = data;
+
+	d->at = regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+/* The coherent path fills page_table itself, without nv_alloc_set_page. */
+void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_coherent_data *d = data;
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN,
+			      .cause = PT_CAUSE_FRESH,
+			      .create = true };
+	struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
+
+	if (regs_return_value(regs) != 0) /* NV_OK */
+		return;
+	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
+	nv_walk_alloc_chunks(d->at, &obs, true);
+}
+
+void nv_frame_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_frame_data *d = data;
+
+	pt_frame_pop(d->f);
+}
+
+int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_set_page_data *d = data;
+
+	d->at = regs_get_kernel_argument(regs, 0);
+	d->idx = regs_get_kernel_argument(regs, 1);
+	d->va = regs_get_kernel_argument(regs, 2);
+	return 0;
+}
+
+/*
+ * nv_alloc_set_page(at, chunk, va) fills page_table[chunk << order ...]. At
+ * return those entries are written: the first must hold what we were passed.
+ */
+void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_set_page_data *d = data;
+	struct nv_alloc_view av;
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN, .create = true };
+	struct pt_frame *alloc, *take;
+	unsigned long va, phys;
+	u32 first;
+
+	if (!nv_alloc_read(d->at, &av))
+		return;
+	first = d->idx << av.order;
+	if (first >= av.num_pages) {
+		nv_decode_error("nv_alloc_set_page chunk index", d->at);
+		return;
+	}
+	if (!nv_pte_virt(&av, first, &va) ||
+	    !nv_read_ulong(av.page_table +
+				   (unsigned long)first * nv_layout.pte_size +
+				   nv_layout.pte_phys_addr,
+			   &phys))
+		return;
+	if (va != d->va || !virt_addr_valid((void *)va) || phys != __pa(va)) {
+		nv_decode_error("nvidia_pte_t after nv_alloc_set_page", d->at);
+		return;
+	}
+	alloc = pt_frame_find(PT_CTX_ALLOC);
+	take = pt_frame_find(PT_CTX_TAKE);
+	obs.cause = take ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
+	obs.token = pt_token(d->at);
+	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
+	obs.index = first;
+	obs.order = av.order;
+	nv_observe_chunk(&obs, d->va, true);
+}
+
+/* --- release: nv_free_system_pages -------------------------------------- */
+
+int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_release_data *d = data;
+
+	d->at = regs_get_kernel_argument(regs, 0);
+	d->f = pt_frame_push(PT_CTX_RELEASE);
+	if (!d->f)
+		return 1;
+	d->f->obj = d->at;
+	d->f->token = pt_token(d->at);
+	return 0;
+}
+
+/*
+ * Chunks the allocation still owns here were neither pooled nor freed:
+ * someone else holds them. After an admission the walk is skipped: those
+ * chunks have been on the dirty list with the lock dropped, and another
+ * thread may own one already.
+ */
+void nv_release_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_release_data *d = data;
+	struct pt_obs obs = { .role = PT_ROLE_RELEASE };
+
+	if (!(d->f->flags & NV_RELEASE_ADMITTED))
+		nv_walk_alloc_chunks(d->at, &obs, true);
+	pt_frame_pop(d->f);
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail NVIDIA profile, layout and decoding: the layout parameters, safe
+ * reads of driver memory, views of nv_alloc_t and nv_page_pool_t, and the
+ * chunk walks. Every offset comes from scripts/pagetrail-load (BTF, DWARF
+ * or a table of released layouts).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/uaccess.h>
+#include <linux/nodemask.h>
+#include "nvidia.h"
+
+/* --- layout parameters ------------------------------------------------- */
+
+struct pt_nv_layout nv_layout = {
+	.alloc_size = -1,
+	.alloc_usage_count = -1,
+	.alloc_usage_size = -1,
+	.alloc_pool_bit = -1,
+	.alloc_num_pages = -1,
+	.alloc_order = -1,
+	.alloc_page_table = -1,
+	.pte_size = -1,
+	.pte_phys_addr = -1,
+	.pte_virt_addr = -1,
+	.pool_size = -1,
+	.pool_clean_list = -1,
+	.pool_dirty_list = -1,
+	.pool_node_id = -1,
+	.pool_order = -1,
+	.pool_lock = -1,
+	.pool_shrinker = -1,
+	.entry_virt_addr = -1,
+	.entry_list_node = -1,
+	.max_page_order = PT_NV_MAX_PAGE_ORDER,
+};
+
+#define PT_NV_PARAM(field, desc)                                    \
+	module_param_named(nv_##field, nv_layout.field, int, 0444); \
+	MODULE_PARM_DESC(nv_##field, desc)
+
+PT_NV_PARAM(alloc_size, "sizeof(nv_alloc_t)");
+PT_NV_PARAM(alloc_usage_count, "offsetof(nv_alloc_t, usage_count)");
+PT_NV_PARAM(alloc_usage_size,
+	    "sizeof(nv_alloc_t.usage_count): 4 (atomic_t) or 8 (atomic64_t)");
+PT_NV_PARAM(alloc_pool_bit,
+	    "bit offset of nv_alloc_t flags.pool (-1: unknown)");
+PT_NV_PARAM(alloc_num_pages, "offsetof(nv_alloc_t, num_pages)");
+PT_NV_PARAM(alloc_order, "offsetof(nv_alloc_t, order)");
+PT_NV_PARAM(alloc_page_table, "offsetof(nv_alloc_t, page_table)");
+PT_NV_PARAM(pte_size, "sizeof(nvidia_pte_t)");
+PT_NV_PARAM(pte_phys_addr, "offsetof(nvidia_pte_t, phys_addr)");
+PT_NV_PARAM(pte_virt_addr, "offsetof(nvidia_pte_t, virt_addr)");
+PT_NV_PARAM(pool_size, "sizeof(nv_page_pool_t)");
+PT_NV_PARAM(pool_clean_list, "offsetof(nv_page_pool_t, clean_list)");
+PT_NV_PARAM(pool_dirty_list, "offsetof(nv_page_pool_t, dirty_list)");
+PT_NV_PARAM(pool_node_id, "offsetof(nv_page_pool_t, node_id)");
+PT_NV_PARAM(pool_order, "offsetof(nv_page_pool_t, order)");
+PT_NV_PARAM(pool_lock, "offsetof(nv_page_pool_t, lock)");
+PT_NV_PARAM(pool_shrinker,
+	    "offsetof(nv_page_pool_t, _shrinker), kernels < 6.7 (-1: none)");
+PT_NV_PARAM(entry_virt_addr, "offsetof(nv_page_pool_entry_t, virt_addr)");
+PT_NV_PARAM(entry_list_node, "offsetof(nv_page_pool_entry_t, list_node)");
+PT_NV_PARAM(max_page_order,
+	    "NV_MAX_PAGE_ORDER of the target (sysmem_page_pools dimension)");
+
+struct pt_nv_stats nv_stats;
+
+/* --- safe reads of driver memory --------------------------------------- */
+
+/*
+ * Every address read here is a driver object plus a layout offset: if it
+ * cannot be read, the offsets do not describe this driver, so detach.
+ */
+bool nv_read(unsigned long addr, void *dst, size_t len)
+{
+	if (!copy_from_kernel_nofault(dst, (const void *)addr, len))
+		return true;
+	nv_decode_error("unreadable driver memory at a layout offset", addr);
+	return false;
+}
+
+bool nv_read_ulong(unsigned long addr, unsigned long *v)
+{
+	return nv_read(addr, v, sizeof(*v));
+}
+
+static bool nv_read_u32(unsigned long addr, u32 *v)
+{
+	return nv_read(addr, v, sizeof(*v));
+}
+
+/*
+ * A value the layout says is there is not: the parameters do not describe
+ * this driver. Every record from here on would be wrong, so detach.
+ */
+void nv_decode_error(const char *what, unsigned long obj)
+{
+	atomic64_inc(&nv_stats.decode_errors);
+	pr_warn_ratelimited(
+		"nvidia profile: implausible %s; check the layout parameters\n",
+		what);
+	pt_target_fail(what);
+}
+
+/*
+ * NV_MAX_PAGE_ORDER only sizes the pool table: a contiguous allocation has
+ * the order of its whole size (get_order(), unbounded; one over the table
+ * on 6.4-6.7 for 4 MiB). So the order is plausible when a pool could have
+ * it or the allocation's size gives it.
+ */
+static bool nv_alloc_order_plausible(u32 order, u32 num_pages)
+{
+	if (order <= nv_layout.max_page_order)
+		return true;
+	return order < 32 && num_pages > (1u << order) / 2 &&
+	       num_pages <= (1u << order);
+}
+
+bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v)
+{
+	v->at = at;
+	if (!nv_read_ulong(at + nv_layout.alloc_page_table, &v->page_table) ||
+	    !nv_read_u32(at + nv_layout.alloc_num_pages, &v->num_pages) ||
+	    !nv_read_u32(at + nv_layout.alloc_order, &v->order))
+		return false;
+	if (!v->page_table || !v->num_pages ||
+	    !nv_alloc_order_plausible(v->order, v->num_pages)) {
+		nv_decode_error("nv_alloc_t order/num_pages/page_table", at);
+		return false;
+	}
+	return true;
+}
+
+bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va)
+{
+	return nv_read_ulong(v->page_table +
+				     (unsigned long)idx * nv_layout.pte_size +
+				     nv_layout.pte_virt_addr,
+			     va);
+}
+
+bool nv_pool_read(unsigned long pool, struct nv_pool_view *v)
+{
+	v->pool = pool;
+	if (!nv_read_u32(pool + nv_layout.pool_node_id, &v->node) ||
+	    !nv_read_u32(pool + nv_layout.pool_order, &v->order))
+		return false;
+	if (v->order > nv_layout.max_page_order || v->node >= MAX_NUMNODES) {
+		nv_decode_error("nv_page_pool_t node/order", pool);
+		return false;
+	}
+	return true;
+}
+
+u32 nv_pool_aux(const struct nv_pool_view *p)
+{
+	return p->node << 16 | p->order;
+}
+
+unsigned long nv_entry_va(unsigned long list_node)
+{
+	unsigned long va = 0;
+
+	nv_read_ulong(list_node - nv_layout.entry_list_node +
+			      nv_layout.entry_virt_addr,
+		      &va);
+	return va;
+}
+
+/*
+ * Observe one chunk given by its head virtual address: 1 recorded, 0 not
+ * worth a record, -EINVAL the address contradicts the layout (walks stop).
+ */
+int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample)
+{
+	bool ok;
+
+	obs->pfn = pt_virt_to_pfn(va, &ok);
+	if (!ok) {
+		nv_decode_error("chunk virtual address", va);
+		return -EINVAL;
+	}
+	obs->sampled = false;
+	if (sample)
+		pt_sample_page(obs->pfn, obs);
+	return pt_observe(obs);
+}
+
+/*
+ * Probe handlers run with preemption off: a walk does a bounded amount of
+ * work, stops at the first contradiction, and once the profile is failing.
+ * What it leaves out is counted, and shows as coverage gaps later.
+ */
+static bool nv_walk_goes_on(u32 done)
+{
+	if (pt_target_failing())
+		return false;
+	if (done < PT_NV_WALK_CHUNKS)
+		return true;
+	atomic64_inc(&nv_stats.walks_truncated);
+	return false;
+}
+
+/* Walk a list_head of pool entries; stable because the caller owns it. */
+u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
+{
+	unsigned long node;
+	u32 n = 0, seen = 0;
+	int ret;
+
+	if (!nv_read_ulong(head, &node))
+		return 0;
+	while (node != head && nv_walk_goes_on(seen++)) {
+		ret = nv_observe_chunk(obs, nv_entry_va(node), true);
+		if (ret < 0)
+			break;
+		n += ret;
+		if (!nv_read_ulong(node, &node))
+			break;
+	}
+	return n;
+}
+
+void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample)
+{
+	struct nv_alloc_view av;
+	unsigned long va;
+	u64 i, stride;
+	u32 seen = 0;
+
+	if (!nv_alloc_read(at, &av))
+		return;
+	stride = 1ULL << av.order;
+	obs->order = av.order;
+	obs->token = pt_token(at);
+	obs->owner_known = true;
+	/* virt_addr == 0 ends the allocated chunks (partial allocations). */
+	for (i = 0; i < av.num_pages && nv_walk_goes_on(seen++); i += stride) {
+		if (!nv_pte_virt(&av, i, &va) || !va)
+			break;
+		obs->index = i;
+		if (nv_observe_chunk(obs, va, sample) < 0)
+			break;
+	}
+}

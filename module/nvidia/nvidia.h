@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pagetrail NVIDIA profile: what its stages share. layout.c decodes driver
+ * memory; alloc.c, pool.c and mmap.c turn driver calls into role events;
+ * profile.c plants them. Nothing here is visible outside module/nvidia/.
+ */
+#ifndef PAGETRAIL_NVIDIA_H
+#define PAGETRAIL_NVIDIA_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/mm.h>
+#include <pagetrail/profile.h>
+#include <pagetrail/probes.h>
+#include <pagetrail/frames.h>
+#include <pagetrail/tracker.h>
+#include <pagetrail/events.h>
+#include <pagetrail/layout.h>
+#include <pagetrail/pagesample.h>
+#include <pagetrail/token.h>
+#include <pagetrail/target.h>
+#include "../compat.h"
+
+/*
+ * Chunks one handler walks at most: 256 MiB of order-0 pages. A corrupted
+ * list or a huge allocation must not hold a CPU for seconds.
+ */
+#define PT_NV_WALK_CHUNKS (1u << 16)
+
+struct pt_nv_stats {
+	/* A read failed or a value was implausible. */
+	atomic64_t decode_errors;
+	/* Walks stopped at PT_NV_WALK_CHUNKS: the rest shows as gaps. */
+	atomic64_t walks_truncated;
+	/* Chunks seen taken != chunks the pool said it handed out. */
+	atomic64_t take_mismatch;
+	/* Chunks seen reclaimed != chunks the shrinker reported freed. */
+	atomic64_t reclaim_mismatch;
+	atomic64_t shrink_count_calls;
+	atomic64_t shrink_count_sum;
+	atomic64_t shrink_scan_calls;
+	atomic64_t shrink_scan_freed;
+	atomic64_t mmaps;
+	atomic64_t mmap_failed;
+	atomic64_t inserts;
+	atomic64_t insert_failed;
+	/* nvidia_mmap_numa: device memory, no allocation behind the VMA. */
+	atomic64_t inserts_unowned;
+	/* nv_mem_pool_free_pages declined (could not sleep): chunks freed. */
+	atomic64_t admit_refused;
+	atomic_t alloc_seq;
+};
+
+/* pt_frame.flags of a RELEASE frame: what its nested admission did. */
+#define NV_RELEASE_ADMITTED BIT(0) /* chunks went to the pool */
+#define NV_RELEASE_ADMIT_REFUSED BIT(1) /* the pool declined: direct frees */
+
+extern struct pt_nv_layout nv_layout;
+extern struct pt_nv_stats nv_stats;
+
+struct nv_alloc_view {
+	unsigned long at;
+	unsigned long page_table;
+	u32 num_pages;
+	u32 order;
+};
+
+struct nv_pool_view {
+	unsigned long pool;
+	u32 node;
+	u32 order;
+};
+
+struct nv_frame_data {
+	struct pt_frame *f;
+};
+
+struct nv_coherent_data {
+	unsigned long at;
+};
+
+struct nv_set_page_data {
+	unsigned long at;
+	unsigned long va;
+	u32 idx;
+};
+
+struct nv_release_data {
+	struct pt_frame *f;
+	unsigned long at;
+};
+
+struct nv_move_data {
+	unsigned long dst;
+	unsigned long src;
+};
+
+struct nv_insert_data {
+	struct pt_obs obs;
+	unsigned long vma;
+	bool from_driver;
+};
+
+/* layout.c: reads and walks */
+bool nv_read(unsigned long addr, void *dst, size_t len);
+bool nv_read_ulong(unsigned long addr, unsigned long *v);
+void nv_decode_error(const char *what, unsigned long obj);
+bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v);
+bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va);
+bool nv_pool_read(unsigned long pool, struct nv_pool_view *v);
+u32 nv_pool_aux(const struct nv_pool_view *p);
+unsigned long nv_entry_va(unsigned long list_node);
+int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample);
+u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);
+void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
+
+/* alloc.c */
+int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_frame_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_release_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+
+/* pool.c */
+int nv_take_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_move_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_admit_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_admit_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_worker_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_count_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_count_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_scan_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_scan_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_destroy_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_tp_page_free(void *data, struct page *page, unsigned int order);
+void nv_tp_page_alloc(void *data, struct page *page, unsigned int order,
+		      gfp_t gfp, int migratetype);
+
+/* mmap.c */
+int nv_mmap_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_mmap_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_mmap_helper_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_mmap_helper_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_insert_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_vma_open_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_vma_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+
+#endif /* PAGETRAIL_NVIDIA_H */

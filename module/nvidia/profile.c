@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail NVIDIA profile: the probe set, the check of the live pools
+ * before anything is planted, and the profile the core attaches. The
+ * simulator tests/nvsim has the same names and layouts.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/kallsyms.h>
+#include <linux/nodemask.h>
+#include <linux/seq_file.h>
+#include "nvidia.h"
+
+/*
+ * &sysmem_page_pools, handed in by scripts/pagetrail-load from
+ * /proc/kallsyms: a data symbol has no kprobe to resolve it, and calling
+ * kallsyms_lookup_name() through a kprobe-resolved address faults on IBT.
+ */
+static unsigned long nv_pools_addr;
+module_param(nv_pools_addr, ulong, 0444);
+MODULE_PARM_DESC(
+	nv_pools_addr,
+	"address of the target's sysmem_page_pools (0: skip the live pool check)");
+
+/* --- the probe set ------------------------------------------------------ */
+
+#define DRV(sym, e, r, dsz)                                             \
+	{                                                               \
+		.symbol = sym, .in_target = true, .entry = e, .ret = r, \
+		.data_size = dsz                                        \
+	}
+#define KERN(sym, e, r, dsz)                                          \
+	{                                                             \
+		.symbol = sym, .entry = e, .ret = r, .data_size = dsz \
+	}
+#define FRAME sizeof(struct nv_frame_data)
+
+static struct pt_probe nv_probes[] = {
+	DRV("nv_alloc_system_pages", nv_alloc_entry, nv_frame_ret, FRAME),
+	DRV("nv_mem_pool_alloc_pages", nv_take_entry, nv_take_ret, FRAME),
+	DRV("nv_mem_pool_move_pages", nv_move_entry, nv_move_ret,
+	    sizeof(struct nv_move_data)),
+	DRV("nv_alloc_set_page", nv_set_page_entry, nv_set_page_ret,
+	    sizeof(struct nv_set_page_data)),
+	DRV("nv_mem_pool_free_pages", nv_admit_entry, nv_admit_ret, FRAME),
+	DRV("nv_mem_pool_worker", nv_worker_entry, nv_frame_ret, FRAME),
+	DRV("nv_mem_pool_shrinker_count", nv_count_entry, nv_count_ret, 0),
+	DRV("nv_mem_pool_shrinker_scan", nv_scan_entry, nv_scan_ret, FRAME),
+	DRV("nv_mem_pool_free_page_list", nv_free_list_entry, nv_frame_ret,
+	    FRAME),
+	DRV("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret, FRAME),
+	DRV("nv_free_system_pages", nv_release_entry, nv_release_ret,
+	    sizeof(struct nv_release_data)),
+	DRV("nv_alloc_contig_pages", nv_alloc_entry, nv_frame_ret, FRAME),
+	DRV("nv_alloc_coherent_pages", nv_coherent_entry, nv_coherent_ret,
+	    sizeof(struct nv_coherent_data)),
+	DRV("nv_free_contig_pages", nv_release_entry, nv_release_ret,
+	    sizeof(struct nv_release_data)),
+	DRV("nvidia_mmap", nv_mmap_entry, nv_mmap_ret, FRAME),
+	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret,
+	    FRAME),
+	DRV("nvidia_vma_open", nv_vma_open_entry, NULL, 0),
+	DRV("nvidia_vma_release", nv_vma_release_entry, NULL, 0),
+	KERN("vm_insert_page", nv_insert_entry, nv_insert_ret,
+	     sizeof(struct nv_insert_data)),
+	KERN("up", nv_up_entry, NULL, 0),
+};
+
+static struct pt_tp_hook nv_tp_free = { .name = "mm_page_free",
+					.probe = nv_tp_page_free };
+static struct pt_tp_hook nv_tp_alloc = { .name = "mm_page_alloc",
+					 .probe = nv_tp_page_alloc };
+
+/* --- validation ---------------------------------------------------------- */
+
+static int nv_check_params(char *why, size_t len)
+{
+	return pt_nv_layout_check(&nv_layout, why, len);
+}
+
+static bool nv_list_head_sane(unsigned long head)
+{
+	unsigned long next, back;
+
+	if (!nv_read_ulong(head, &next) ||
+	    !nv_read_ulong(next + sizeof(void *), &back))
+		return false;
+	return back == head;
+}
+
+/*
+ * Read every pool of sysmem_page_pools: each must say it is the pool of
+ * its own [node][order] cell, and its lists must be well-formed list heads.
+ * The pool lock is not ours to take, so a list that looks torn is retried.
+ */
+static int nv_check_live_pools(const char *target)
+{
+	char sym[KSYM_SYMBOL_LEN], owner[MODULE_NAME_LEN + 4];
+	size_t len;
+	unsigned long nv_pools_sym;
+	unsigned int node, order, pools = 0, tries;
+	unsigned long cell, pool;
+	struct nv_pool_view pv = {};
+
+	if (!nv_pools_addr) {
+		pr_warn("nvidia profile: nv_pools_addr not given; pool offsets cannot be checked against live pools\n");
+		return 0;
+	}
+	/*
+	 * The address must lie in the target at a symbol's start. Its name
+	 * may read as another zero-sized symbol at the same address (a
+	 * lockdep __key), so what proves it is the array is its contents:
+	 * every pool it points to names its own cell, below.
+	 */
+	sprint_symbol(sym, nv_pools_addr);
+	snprintf(owner, sizeof(owner), " [%s]", target);
+	len = strlen(sym);
+	if (!strstr(sym, "+0x0/") || len < strlen(owner) ||
+	    strcmp(sym + len - strlen(owner), owner)) {
+		pr_err("nvidia profile: nv_pools_addr names '%s', not a symbol of %s\n",
+		       sym, target);
+		return -EINVAL;
+	}
+	nv_pools_sym = nv_pools_addr;
+	for (node = 0; node < MAX_NUMNODES; node++) {
+		for (order = 0; order <= nv_layout.max_page_order; order++) {
+			cell = nv_pools_sym +
+			       sizeof(void *) *
+				       (node * (nv_layout.max_page_order + 1) +
+					order);
+			if (!nv_read_ulong(cell, &pool))
+				return -EFAULT;
+			if (!pool)
+				continue;
+			if (!nv_pool_read(pool, &pv) || pv.node != node ||
+			    pv.order != order) {
+				pr_err("nvidia profile: pool [%u][%u] reads node_id=%u order=%u: nv_pool_node_id=%d/nv_pool_order=%d (or nv_max_page_order=%d) are wrong\n",
+				       node, order, pv.node, pv.order,
+				       nv_layout.pool_node_id,
+				       nv_layout.pool_order,
+				       nv_layout.max_page_order);
+				return -EINVAL;
+			}
+			for (tries = 0; tries < 3; tries++)
+				if (nv_list_head_sane(
+					    pool + nv_layout.pool_clean_list) &&
+				    nv_list_head_sane(
+					    pool + nv_layout.pool_dirty_list))
+					break;
+			if (tries == 3) {
+				pr_err("nvidia profile: pool [%u][%u] lists are not list heads: nv_pool_clean_list=%d/nv_pool_dirty_list=%d are wrong\n",
+				       node, order, nv_layout.pool_clean_list,
+				       nv_layout.pool_dirty_list);
+				return -EINVAL;
+			}
+			pools++;
+		}
+	}
+	pr_info("nvidia profile: %u live pools match the layout\n", pools);
+	return 0;
+}
+
+static int nv_attach(const char *target)
+{
+	int ret;
+
+	ret = nv_check_live_pools(target);
+	if (ret)
+		return ret;
+	ret = pt_tp_attach(&nv_tp_free, 0);
+	if (ret)
+		return ret;
+	ret = pt_tp_attach(&nv_tp_alloc, 1);
+	if (ret)
+		goto err_free;
+	ret = pt_probes_attach(nv_probes, ARRAY_SIZE(nv_probes), target);
+	if (ret)
+		goto err_alloc;
+	return 0;
+err_alloc:
+	pt_tp_detach(&nv_tp_alloc);
+err_free:
+	pt_tp_detach(&nv_tp_free);
+	return ret;
+}
+
+static void nv_detach(void)
+{
+	pt_probes_detach(nv_probes, ARRAY_SIZE(nv_probes));
+	pt_tp_detach(&nv_tp_alloc);
+	pt_tp_detach(&nv_tp_free);
+}
+
+static void nv_show_probes(struct seq_file *m)
+{
+	pt_probes_show(m, nv_probes, ARRAY_SIZE(nv_probes));
+	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%llu\n",
+		   nv_tp_free.name, nv_tp_free.registered,
+		   pt_tp_hits(&nv_tp_free));
+	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%llu\n",
+		   nv_tp_alloc.name, nv_tp_alloc.registered,
+		   pt_tp_hits(&nv_tp_alloc));
+}
+
+static void nv_show_stats(struct seq_file *m)
+{
+#define S(x) \
+	seq_printf(m, "nv_" #x "=%lld\n", (long long)atomic64_read(&nv_stats.x))
+	S(decode_errors);
+	S(walks_truncated);
+	S(take_mismatch);
+	S(reclaim_mismatch);
+	S(shrink_count_calls);
+	S(shrink_count_sum);
+	S(shrink_scan_calls);
+	S(shrink_scan_freed);
+	S(mmaps);
+	S(mmap_failed);
+	S(inserts);
+	S(insert_failed);
+	S(inserts_unowned);
+	S(admit_refused);
+#undef S
+	seq_printf(m, "nv_allocations=%d\n", atomic_read(&nv_stats.alloc_seq));
+}
+
+/* Every counter but the allocation numbering, which names allocations. */
+static void nv_reset_stats(void)
+{
+	int alloc_seq = atomic_read(&nv_stats.alloc_seq);
+
+	memset(&nv_stats, 0, sizeof(nv_stats));
+	atomic_set(&nv_stats.alloc_seq, alloc_seq);
+}
+
+const struct pt_profile pt_profile_nvidia = {
+	.name = "nvidia",
+	.default_target = "nvidia",
+	.anchor_symbol = "nv_alloc_system_pages",
+	.check_params = nv_check_params,
+	.attach = nv_attach,
+	.detach = nv_detach,
+	.show_probes = nv_show_probes,
+	.show_stats = nv_show_stats,
+	.reset_stats = nv_reset_stats,
+};
