@@ -197,28 +197,26 @@ static void pt_devcg_copy_path(char *buf, size_t len)
 	pt_devcg_copy_user_str(buf, name, len);
 }
 
-static void pt_devcg_record(const struct pt_devcg_slot *s)
+/* The ring record: numbers only, in the fields devcg.h documents. */
+static void pt_devcg_obs(const struct pt_devcg_denial *d, struct pt_obs *obs)
 {
-	const struct pt_devcg_denial *d = &s->d;
-	struct pt_obs obs = {
-		.role = PT_ROLE_DENY,
-		.alloc_seq = d->major,
-		.index = d->minor,
-		.ret = d->err,
-		.aux = d->access | d->type << 8 | d->source << 16,
-		.token = d->cgroup_id,
-		.inner_ret = (int)d->id,
-	};
-
-	pt_observe_event(&obs);
+	memset(obs, 0, sizeof(*obs));
+	obs->role = PT_ROLE_DENY;
+	obs->alloc_seq = d->major;
+	obs->index = d->minor;
+	obs->ret = d->err;
+	obs->aux = d->access | d->type << 8 | d->source << 16;
+	obs->token = d->cgroup_id;
+	obs->inner_ret = (int)d->id;
 }
 
 static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 {
 	u8 src = pt_devcg_source();
 	struct cgroup *cgrp = pt_devcg_task_cgroup(src);
-	struct pt_devcg_slot *s, rec;
+	struct pt_devcg_slot *s;
 	unsigned long flags;
+	struct pt_obs obs;
 
 	raw_spin_lock_irqsave(&pt_devcg_lock, flags);
 	s = &pt_devcg_table[(pt_devcg_last_id + 1) % PT_DEVCG_SLOTS];
@@ -248,9 +246,9 @@ static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 	pt_devcg_stats.denials++;
 	if (!cgrp)
 		pt_devcg_stats.no_cgroup++;
-	rec.d = s->d;
+	pt_devcg_obs(&s->d, &obs);
 	raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
-	pt_devcg_record(&rec);
+	pt_observe_event(&obs);
 	queue_work(system_wq, &pt_devcg_work);
 }
 
@@ -504,6 +502,8 @@ int pt_devcg_set_major(int major)
 	if (major < -1 || major > 4095)
 		return -EINVAL;
 	WRITE_ONCE(pt_devcg_major, major);
+	/* A call filtered on one probe and not the other must leave no mark. */
+	pt_devcg_clear_marks();
 	return 0;
 }
 
