@@ -66,7 +66,7 @@ bench:
 	$(TOP)/scripts/bench
 
 # Every parser of the pagetrail command under libFuzzer + ASan + UBSan, long
-# (make check runs the same harness for 20000 runs).
+# (make check runs the same harness for 10000 runs).
 FUZZ_RUNS ?= 1000000
 fuzz:
 	PAGETRAIL_FUZZ_RUNS=$(FUZZ_RUNS) bash $(TOP)/tests/host/pagetrail_fuzz.sh

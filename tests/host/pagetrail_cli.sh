@@ -67,6 +67,11 @@ is "$(kv class <<< "$f") $(kv pfn <<< "$f") $(kv culprit <<< "$f") $(kv records 
 	"Z8 0x11a40 nvsim_foreign/310 5,7,9,10,14,15" "diagnose foreign: Z8, the pfn, the foreign thread, its records"
 like "$("$PT" diagnose --from "$out/foreign")" "return chain: vm_insert_page\(pfn 0x11a40\) = -22 -> nvidia_mmap_helper = -11 -> nvidia_mmap = -11 -> mmap\(2\) fails with EAGAIN" \
 	"diagnose foreign: the return chain to EAGAIN"
+d=$("$PT" diagnose --from "$out/foreign_after")
+is "$(grep -c '^finding' <<< "$d") $(kv records <<< "$(grep '^finding 1:' <<< "$d")")" "1 5,7,9,10,14,15,16" \
+	"diagnose: a later allocation of the foreign-freed page joins the Z8 finding"
+like "$d" "OBSERVED seq 16 +afterwards trace-cmd/186 got pfn 0x11a40 from the kernel while the driver still listed it: ALLOC_WHILE_OWNED" \
+	"diagnose: and says what it is"
 f=$(diag1 noncomp)
 is "$(kv class <<< "$f") $(kv rule <<< "$f") $(kv pfn <<< "$f")" "Z1 Z1.noncompound-tail-at-insert 0x30001" "diagnose noncomp: Z1 on the tail page"
 f=$(diag1 stale_nozero)

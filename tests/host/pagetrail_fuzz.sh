@@ -8,7 +8,7 @@
 # runs longer. Any crash, leak, sanitizer report or timeout fails.
 . "$(dirname "$0")/tap.bash"
 out=${1:-$BUILD/host-pagetrail_fuzz}
-runs=${PAGETRAIL_FUZZ_RUNS:-20000}
+runs=${PAGETRAIL_FUZZ_RUNS:-10000}
 rm -rf "$out"
 mkdir -p "$out/seed" "$out/corpus" "$out/fixtures"
 fx=$out/fixtures

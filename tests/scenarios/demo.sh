@@ -8,7 +8,7 @@
 # nvsim says happened.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 7
+plan 8
 
 say() { echo "$*" >> /tmp/report; }
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768 2>/dev/null
@@ -44,6 +44,12 @@ is "$(echo "$z" | field pfn)" "$pfn" "diagnose: the pfn nvsim's foreign thread p
 is "$(echo "$z" | field culprit)" "nvsim_foreign/$(echo "$f" | field pid)" "diagnose: the culprit thread nvsim reported"
 grep -q "return chain: vm_insert_page(pfn $pfn) = -22 .* nvidia_mmap = -11 -> mmap(2) fails with EAGAIN" /tmp/diagnose.txt
 ok $? "diagnose: the return chain -22 -> -EAGAIN on that pfn"
+pagetrail timeline -o /tmp/r1.svg --from /tmp/r1.capture 2> /dev/null
+grep -q "class='lane'>pfn $pfn<" /tmp/r1.svg
+ok $? "timeline: a lane for $pfn"
+echo "PT-FILE-BEGIN r1.svg"
+cat /tmp/r1.svg
+echo "PT-FILE-END"
 rmmod pagetrail && rmmod nvsim
 ok $? "unloaded cleanly"
 done_testing

@@ -259,6 +259,36 @@ static void finish(struct pt_finding *f, const struct pt_view *v,
 /* --- the rules --------------------------------------------------------- */
 
 /*
+ * After a foreign put the buddy allocator owns a page the driver still
+ * lists: whoever gets it next is handed an owned page, and frees of it
+ * follow. Those are this chain's consequences, cited once, not new causes.
+ */
+static void claim_after_z8(struct pt_analysis *an, struct pt_finding *f,
+			   const struct pt_view *v,
+			   const struct pagetrail_record *fr)
+{
+	const unsigned int later = AN(ALLOC_WHILE_OWNED) | AN(FREE_WHILE_ASSIGNED) |
+				   AN(FREE_WHILE_POOLED) | AN(INSERT_AFTER_FREE);
+	const struct pagetrail_record *r;
+	size_t i;
+	int cited = 0;
+
+	for (i = 0; i < an->nanom; i++) {
+		struct pt_anom *x = &an->anom[i];
+
+		if (x->claimed || x->rec.seq <= fr->seq ||
+		    !chunk_has(fr, x->rec.pfn) ||
+		    (pt_record_kinds(&x->rec) & ~later))
+			continue;
+		x->claimed = 1;
+		r = view_rec(v, x->rec.seq);
+		if (!cited++)
+			step(f, PT_OBSERVED, r ? r : &x->rec,
+			     "afterwards {T} got {P} from the kernel while the driver still listed it: {K} ({r}, {F} -> {S})");
+	}
+}
+
+/*
  * Z8.foreign-put-on-pooled-page: a buddy free of a page the pool lists, on
  * a thread outside any driver path (cause foreign), then the pool hands the
  * page out again and it is inserted with refcount 0.
@@ -309,6 +339,7 @@ static int rule_z8(struct pt_analysis *an, const struct pt_view *v,
 	step(f, PT_UNKNOWN, fr,
 	     "why {T} held a reference to drop: no record shows it took one (its stack is the lead)");
 	claim(an, fr, fr->seq, ins ? ins->seq : (tk ? tk->seq : fr->seq));
+	claim_after_z8(an, f, v, fr);
 	finish(f, v, ins);
 	return 1;
 }
