@@ -92,6 +92,23 @@ j=$("$PT" diagnose --from "$out/foreign" --json)
 like "$(tr -d ' \n' <<< "$j")" '"class":"Z8","rule":"Z8.foreign-put-on-pooled-page".*"pfn":"0x11a40","culprit":\{"comm":"nvsim_foreign","pid":310' \
 	"diagnose --json: class, rule, pfn, culprit"
 
+# --trace: a trace-cmd recording from a 6.12 guest (pt_cli_trace, cuinit
+# --stale=nozero), read through libtracecmd.
+TD=$FX/stale_nozero.dat
+d=$("$PT" diagnose --trace "$TD"); rc=$?
+f=$(grep '^finding 1:' <<< "$d")
+is "$rc $(kv rule <<< "$f") $(kv pfn <<< "$f") $(kv culprit <<< "$f") $(kv records <<< "$f")" \
+	"1 Z2.insert-after-free 0x866c cuinit/293 33,65,66" "--trace: Z2 on the stale page, the mapping thread, free/insert/map"
+like "$d" "UNKNOWN +no stats: ring losses, gaps and tracker overflow not known" "--trace: says what a trace cannot show"
+like "$("$PT" history 0x866c --trace "$TD")" "65 .* cuinit/293 .* insert .* freed->freed .* 0 +-22 +INSERT_ZERO_REF,INSERT_AFTER_FREE" \
+	"history --trace: the insert after free"
+head -c 200000 "$TD" > "$out/trunc.dat"
+e=$("$PT" diagnose --trace "$out/trunc.dat" 2>&1 > /dev/null); rc=$?
+is "$rc $(wc -l <<< "$e")" "2 1" "--trace: a truncated trace.dat is one line and exit 2"
+echo hello > "$out/garbage.dat"
+e=$("$PT" diagnose --trace "$out/garbage.dat" 2>&1 > /dev/null); rc=$?
+like "$rc $e" "^2 pagetrail: .*not a readable trace-cmd trace.dat" "--trace: not a trace.dat"
+
 # capture: one file, the same answers.
 PAGETRAIL_DEBUGFS=$out/foreign "$PT" capture -o "$out/foreign.cap" -- sh -c 'exit 3' 2> /dev/null
 ok $? "capture from a debugfs-shaped directory, running a command"

@@ -36,7 +36,7 @@ for t in "$TOP"/tests/host/fixtures/*.dat; do
 	[ -f "$t" ] && { printf '\4'; cat "$t"; } > "$out/seed/dat-$(basename "$t" .dat)"
 done
 is "$(ls "$out/seed" | wc -l | awk '{ print ($1 >= 20) }')" 1 "seed corpus from the fixtures ($(ls "$out/seed" | wc -l) inputs)"
-(cd "$out" && ./fuzz_pagetrail -seed=1 -runs="$runs" -timeout=10 -rss_limit_mb=2048 \
+(cd "$out" && ./fuzz_pagetrail -seed=1 -runs="$runs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
 	-close_fd_mask=3 corpus seed > fuzz.log 2>&1)
 rc=$?
 ok $rc "libFuzzer: $runs runs, no crash, leak, sanitizer report or timeout"
