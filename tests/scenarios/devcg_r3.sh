@@ -7,13 +7,53 @@
 # builds from the config) the container's task opens the node.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 21
+plan 27
 
 CG=/sys/fs/cgroup
 in_cg() { sh -c 'echo $$ > "$0"; exec "$@"' "$@"; }
 major_of() { awk -v n="$1" '$2 == n { print $1 }' /proc/devices; }
 # allow_rules FILE: the allow lines of an LXC/Proxmox config as rules
 allow_rules() { sed -n 's/^lxc\.cgroup2\.devices\.allow *[:=] *\(.*\)$/\1/p' "$1"; }
+dfield() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# lxc_r3: run container r3 once under Debian's LXC with the lxc.* lines of
+# /tmp/r3/129.conf, as pve-container hands them to LXC; its init opens
+# nvidia0 and nvidia-uvm into /result; $P is its host pid
+R=/tmp/r3ct
+lxc_r3() {
+	local i=0
+	mkdir -p $R/rootfs/bin $R/rootfs/dev $R/rootfs/proc $R/rootfs/sys /var/lib/lxc /run/lxc
+	cp /bin/busybox /pt/bin/devcg_bpf $R/rootfs/bin/
+	{
+		cat <<EOF
+lxc.uts.name = r3
+lxc.rootfs.path = dir:$R/rootfs
+lxc.net.0.type = empty
+lxc.apparmor.profile = unconfined
+lxc.seccomp.profile =
+lxc.autodev = 1
+lxc.tty.max = 0
+lxc.pty.max = 1
+lxc.console.path = none
+lxc.mount.auto = proc:mixed sys:ro
+lxc.cgroup2.devices.deny = a
+lxc.cgroup2.devices.allow = c 1:3 rwm
+lxc.cgroup2.devices.allow = c 1:5 rwm
+lxc.cgroup2.devices.allow = c 136:* rwm
+lxc.init.cmd = /bin/devcg_bpf open -o /result --hold /dev/nvidia0 /dev/nvidia-uvm
+EOF
+		sed -n 's/^\(lxc\.[a-z0-9.]*\): */\1 = /p' /tmp/r3/129.conf
+	} > $R/config
+	rm -f $R/rootfs/result
+	lxc-start -n r3 -f $R/config -d -l DEBUG -o $R/lxc.log || return 1
+	while [ ! -e $R/rootfs/result ] && [ $i -lt 120 ]; do sleep 1; i=$((i + 1)); done
+	P=$(head -n1 $CG/lxc.payload.r3/cgroup.procs 2>/dev/null)
+	lxc-stop -n r3 -k
+	[ -e $R/rootfs/result ] && return 0
+	grep ERROR $R/lxc.log | head -n 20 >&2
+	return 1
+}
+have_lxc=0
+command -v lxc-start > /dev/null && have_lxc=1
 # attach_from CGROUP CONFIG: the device program LXC builds from the config
 attach_from() {
 	local cg=$1 f=$2 r
@@ -102,6 +142,18 @@ like "$(grep '^#1 ' /tmp/r3/den.out)" "denied rw c $U:0 \(nvidia-uvm\) /dev/nvid
 	"the denial: uvm's new major, its name, the container's cgroup"
 like "$(sed -n '/^#1 /{n;p}' /tmp/r3/den.out)" "lxc.cgroup2.devices.allow = c $U:\* rwm" "and the line that admits it"
 
+# The same in a real container.
+if [ $have_lxc = 1 ]; then
+	lxc_r3
+	ok $? "R3 in LXC: the container starts with the stale config"
+	is "$(cut -d' ' -f4 $R/rootfs/result | tr '\n' ' ')" "ok err=EPERM " "R3 in LXC: nvidia0 opens, nvidia-uvm EPERM"
+	L=$(grep '^id=' $PT/denials | grep " pid=$P ")
+	is "$(echo "$L" | grep -c .) $(dfield dev "$L") $(dfield source "$L") $(dfield cgroup "$L")" \
+		"1 $U:0 bpf /lxc.payload.r3" "R3 in LXC: one denial, uvm's new major, LXC's program, the container's cgroup"
+else
+	for i in 1 2 3; do ok 0 "# SKIP no LXC in the guest (runvm -t lxc)"; done
+fi
+
 # Apply the corrected lines, restart (a new cgroup, a new program).
 sed -i '/c 504:\* rwm/d;/c 507:\* rwm/d' /tmp/r3/129.conf
 cat /tmp/r3/add.lines >> /tmp/r3/129.conf
@@ -114,6 +166,14 @@ in_cg $CG/lxc.payload.129b/cgroup.procs devcg_bpf open /dev/nvidia0 /dev/nvidiac
 	/dev/nvidia-uvm-tools > /tmp/r3/ct2.out
 is "$(cut -d' ' -f4 /tmp/r3/ct2.out | tr '\n' ' ')" "ok ok ok ok " "after the fix the container opens the uvm nodes"
 is "$(grep -c '^id=' $PT/denials)" "$N0" "and nothing is denied"
+if [ $have_lxc = 1 ]; then
+	lxc_r3
+	ok $? "R3 in LXC: restarted with the corrected lines"
+	is "$(cut -d' ' -f4 $R/rootfs/result | tr '\n' ' ')" "ok ok " "R3 in LXC: the container opens nvidia-uvm"
+	is "$(grep '^id=' $PT/denials | grep -c " pid=$P ")" 0 "R3 in LXC: no denial"
+else
+	for i in 1 2 3; do ok 0 "# SKIP no LXC in the guest (runvm -t lxc)"; done
+fi
 
 rmmod pagetrail
 rmdir $CG/lxc.payload.129 $CG/lxc.payload.129b
