@@ -60,7 +60,7 @@ struct pt_devcg_args {
 
 struct pt_devcg_stats {
 	u64 denials; /* recorded */
-	u64 dropped_busy; /* slot still waiting for its strings: not recorded */
+	u64 ring_only; /* slot still waiting for its strings: ring record only */
 	u64 no_cgroup; /* cgroup already gone at the denial */
 	u64 no_name; /* /proc/devices unreadable in the resolver */
 };
@@ -198,16 +198,17 @@ static void pt_devcg_copy_path(char *buf, size_t len)
 }
 
 /* The ring record: numbers only, in the fields devcg.h documents. */
-static void pt_devcg_obs(const struct pt_devcg_denial *d, struct pt_obs *obs)
+static void pt_devcg_obs(const struct pt_devcg_args *a, int err, u8 src,
+			 u64 cgroup_id, u64 id, struct pt_obs *obs)
 {
 	memset(obs, 0, sizeof(*obs));
 	obs->role = PT_ROLE_DENY;
-	obs->alloc_seq = d->major;
-	obs->index = d->minor;
-	obs->ret = d->err;
-	obs->aux = d->access | d->type << 8 | d->source << 16;
-	obs->token = d->cgroup_id;
-	obs->inner_ret = (int)d->id;
+	obs->alloc_seq = a->major;
+	obs->index = a->minor;
+	obs->ret = err;
+	obs->aux = a->access | a->type << 8 | src << 16;
+	obs->token = cgroup_id;
+	obs->inner_ret = (int)id;
 }
 
 static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
@@ -221,8 +222,11 @@ static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 	raw_spin_lock_irqsave(&pt_devcg_lock, flags);
 	s = &pt_devcg_table[(pt_devcg_last_id + 1) % PT_DEVCG_SLOTS];
 	if (s->state == PT_SLOT_PENDING || s->state == PT_SLOT_RESOLVING) {
-		pt_devcg_stats.dropped_busy++;
+		/* The resolver is behind: the ring still gets it, without id. */
+		pt_devcg_stats.ring_only++;
 		raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
+		pt_devcg_obs(a, err, src, cgrp ? cgroup_id(cgrp) : 0, 0, &obs);
+		pt_observe_event(&obs);
 		if (cgrp)
 			cgroup_put(cgrp);
 		return;
@@ -246,7 +250,7 @@ static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 	pt_devcg_stats.denials++;
 	if (!cgrp)
 		pt_devcg_stats.no_cgroup++;
-	pt_devcg_obs(&s->d, &obs);
+	pt_devcg_obs(a, err, src, s->d.cgroup_id, s->d.id, &obs);
 	raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
 	pt_observe_event(&obs);
 	queue_work(system_wq, &pt_devcg_work);
@@ -603,9 +607,9 @@ static int pt_devcg_denials_show(struct seq_file *m, void *v)
 	last = pt_devcg_last_id;
 	raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
 	first = last > PT_DEVCG_SLOTS ? last - PT_DEVCG_SLOTS + 1 : 1;
-	seq_printf(m, "devcg=%d major=%d denials=%llu kept=%llu dropped_busy=%llu no_cgroup=%llu no_name=%llu source_unknown_marks=%llu\n",
+	seq_printf(m, "devcg=%d major=%d denials=%llu kept=%llu ring_only=%llu no_cgroup=%llu no_name=%llu source_unknown_marks=%llu\n",
 		   READ_ONCE(pt_devcg_on), READ_ONCE(pt_devcg_major),
-		   st.denials, last ? last - first + 1 : 0, st.dropped_busy,
+		   st.denials, last ? last - first + 1 : 0, st.ring_only,
 		   st.no_cgroup, st.no_name,
 		   (u64)atomic_long_read(&pt_devcg_marks_full));
 	for (id = first; last && id <= last; id++) {

@@ -24,7 +24,8 @@ enum pt_devcg_source {
  *   alloc_seq = major, index = minor, ret = errno (negative),
  *   aux = access (DEVCG_ACC_*: 1 mknod, 2 read, 4 write)
  *         | type << 8 (1 block, 2 char) | source << 16,
- *   token = cgroup id, inner_ret = this denial's id (the `denials` line).
+ *   token = cgroup id, inner_ret = this denial's id in `denials` (0: the
+ *   resolver was behind and only the ring has it, counted as ring_only).
  */
 struct pt_devcg_denial {
 	u64 id;
