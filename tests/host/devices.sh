@@ -112,6 +112,10 @@ if mknod -m 666 "$R/dev/nvidia-uvm" c 504 0 2>/dev/null; then
 	like "$(grep "nvidia-uvm-tools " <<< "$n")" "c 509:1 +0000 +nvidia-uvm +mode gives others no access" \
 		"--root: mode 000 (R2's uvm-tools) is named"
 	like "$(grep "nvidia-cap1 " <<< "$n")" "c 237:1 +0666 +nvidia-caps " "--root: nodes under nvidia-caps/ are checked"
+	ln -s /nonexistent/nvidia0 "$R/dev/nvidia0"
+	like "$(dev --root "$R" | grep 'nvidia0 ')" "dangling link: open: ENOENT: it points to a node that does not exist" \
+		"--root: a dangling link is ENOENT, explained"
+	rm -f "$R/dev/nvidia0"
 	like "$(grep 'nvidiactl ' <<< "$n")" "MISSING: nvidiactl is registered at 195; make it: mknod -m 666 $R/dev/nvidiactl c 195 255" \
 		"--root: a node the driver registered but nobody made"
 	is "$(dev --root "$R" --json | python3 -c '
@@ -121,7 +125,7 @@ print([(n["path"].rsplit("/", 1)[1], n["major"], n["minor"], n["stale"]) for n i
 		"[('nvidia-uvm', 504, 0, True), ('nvidia-uvm-tools', 509, 1, False), ('nvidia-cap1', 237, 1, False)] True" \
 		"--root --json: nodes with major, minor, stale"
 else
-	for i in 1 2 3 4 5 6 7; do ok 0 "# SKIP mknod not permitted here"; done
+	for i in 1 2 3 4 5 6 7 8; do ok 0 "# SKIP mknod not permitted here"; done
 fi
 
 # denials: each with its cgroup and the line that would have admitted it.
@@ -141,7 +145,7 @@ d = json.load(sys.stdin)["denials"]
 print([(x["pid"], x["major"], x["minor"], x["name"], x["access"], x["source"], x["cgroup"]) for x in d])')" \
 	"[(345, 509, 0, 'nvidia-uvm', 'rw', 'bpf', '/lxc.payload.r2'), (350, 509, 1, 'nvidia-uvm', 'rw', 'v1', '/ct one')]" \
 	"denials --json: pid, device, name, access, source, cgroup"
-printf 'devcg=1 major=-1 denials=0 kept=0 dropped_busy=0 no_cgroup=0 no_name=0 source_unknown_marks=0\n' > "$out/none.txt"
+printf 'devcg=1 major=-1 denials=0 kept=0 ring_only=0 no_cgroup=0 no_name=0 source_unknown_marks=0\n' > "$out/none.txt"
 none=$("$PT" denials --file "$out/none.txt"); rc=$?
 is "$rc:$(tail -n1 <<< "$none")" "0:no device-cgroup denial recorded" "no denial: exit 0 and says so"
 summary

@@ -181,6 +181,19 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 		return 0;
 	fam = pt_node_family(rel, &want_minor);
 	json_object_object_add(j, "path", json_object_new_string(path));
+	/* A link is judged by what it points to; a dangling one is ENOENT. */
+	if (S_ISLNK(st.st_mode) && stat(path, &st)) {
+		json_object_object_add(j, "open",
+				       json_object_new_string("ENOENT"));
+		json_object_array_add(jnodes, j);
+		if (fam && pt_family_index(fam) >= 0 &&
+		    pt_families[pt_family_index(fam)].breaks)
+			*breaks = true;
+		if (!o->json)
+			printf("  %-40s dangling link: open: ENOENT: it points to a node that does not exist\n",
+			       path);
+		return 0;
+	}
 	if (!S_ISCHR(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			json_object_put(j);
@@ -269,7 +282,7 @@ static void pt_scan_nodes(const struct pt_dev_opts *o,
 			  bool *breaks)
 {
 	static const char *const subdirs[] = { "", "nvidia-caps/",
-					 "nvidia-caps-imex-channels/" };
+					       "nvidia-caps-imex-channels/" };
 	json_object *jnodes = json_object_new_array();
 	json_object *jmissing = json_object_new_array();
 	char devdir[4096], dir[4200], rel[512], path[4700];
@@ -305,9 +318,9 @@ static void pt_scan_nodes(const struct pt_dev_opts *o,
 	/* Families the driver registered whose nodes CUDA opens but are absent. */
 	for (i = 0; i < 3; i++) {
 		static const char *const node[] = { "nvidiactl", "nvidia-uvm",
-					      "nvidia-uvm-tools" };
+						    "nvidia-uvm-tools" };
 		static const char *const fam[] = { "nvidiactl", "nvidia-uvm",
-					     "nvidia-uvm" };
+						   "nvidia-uvm" };
 		static const int minr[] = { 255, 0, 1 };
 		int maj = pt_family_major(m, fam[i]);
 
