@@ -51,9 +51,19 @@ trace-cmd listen -p 18765 -d /tmp/listen > /tmp/listen.log 2>&1 &
 lpid=$!
 sleep 2
 echo 1 > $P/fault_foreign_put
-trace-cmd record -q -b 20000 -N 127.0.0.1:18765 -e pagetrail cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tcn.err
+# record -N sends the command lines when it connects: the foreign thread,
+# born later, is named by the task events recorded alongside.
+trace-cmd record -q -b 20000 -N 127.0.0.1:18765 -e pagetrail -e task:task_newtask -e task:task_rename cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tcn.err
 echo 0 > $P/fault_foreign_put
-sleep 2
+# The listener merges its per-CPU streams after the client leaves: wait
+# until the file has stopped growing (TCG is slow), at most a minute.
+last=-1
+for i in $(seq 30); do
+	sleep 2
+	cur=$(cat /tmp/listen/*.dat 2> /dev/null | wc -c)
+	[ "$cur" -gt 0 ] && [ "$cur" = "$last" ] && break
+	last=$cur
+done
 kill $lpid 2> /dev/null
 cat /tmp/listen.log /tmp/tcn.err >&2
 dat=$(ls /tmp/listen/*.dat 2> /dev/null | head -n1)

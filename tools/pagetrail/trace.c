@@ -25,7 +25,16 @@ int pt_trace_load(struct pt_src *s, const char *path)
 
 #define PT_TRACE_MAX (1u << 24)
 
+/* pid -> thread name, from scheduler and task events recorded alongside. */
+#define PT_NAMES 65536
+
+struct pt_name {
+	int pid;
+	char comm[16];
+};
+
 struct pt_trace_ctx {
+	struct pt_name *names; /* open addressing, pid 0 free */
 	struct pagetrail_record *rec;
 	size_t n, cap;
 	unsigned int *kinds; /* anomaly bits by record index, merged at the end */
@@ -102,6 +111,89 @@ static void map_fields(struct pagetrail_record *p, struct tep_event *ev,
 	p->cause = (__u8)fv(ev, r, "cause");
 }
 
+static void name_set(struct pt_trace_ctx *c, int pid, const char *comm,
+		     int len)
+{
+	unsigned int i, h;
+
+	if (!c->names || pid <= 0 || !comm || len <= 0)
+		return;
+	h = (unsigned int)pid * 2654435761u;
+	for (i = 0; i < PT_NAMES; i++) {
+		struct pt_name *n = &c->names[(h + i) % PT_NAMES];
+
+		if (n->pid && n->pid != pid)
+			continue;
+		n->pid = pid;
+		memset(n->comm, 0, sizeof(n->comm));
+		memcpy(n->comm, comm, strnlen(comm, (size_t)len < sizeof(n->comm) ?
+						      (size_t)len : sizeof(n->comm)));
+		return;
+	}
+}
+
+static const char *name_get(const struct pt_trace_ctx *c, int pid)
+{
+	unsigned int i, h = (unsigned int)pid * 2654435761u;
+
+	for (i = 0; c->names && i < PT_NAMES; i++) {
+		const struct pt_name *n = &c->names[(h + i) % PT_NAMES];
+
+		if (!n->pid)
+			return NULL;
+		if (n->pid == pid)
+			return n->comm;
+	}
+	return NULL;
+}
+
+/*
+ * trace-cmd record -N sends the saved command lines when it connects, so
+ * a thread born later has no name there; sched_switch, task_newtask and
+ * task_rename, when recorded too, carry it.
+ */
+static void learn_name(struct pt_trace_ctx *c, struct tep_event *ev,
+		       struct tep_record *r)
+{
+	static const struct {
+		const char *system, *name, *pid, *comm;
+	} src[] = {
+		{ "sched", "sched_switch", "next_pid", "next_comm" },
+		{ "sched", "sched_switch", "prev_pid", "prev_comm" },
+		{ "task", "task_newtask", "pid", "comm" },
+		{ "task", "task_rename", "pid", "newcomm" },
+	};
+	size_t i;
+	int len;
+
+	for (i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
+		const char *comm;
+
+		if (strcmp(ev->system, src[i].system) ||
+		    strcmp(ev->name, src[i].name))
+			continue;
+		comm = tep_get_field_raw(NULL, ev, src[i].comm, r, &len, 0);
+		name_set(c, (int)fv(ev, r, src[i].pid), comm, len);
+	}
+}
+
+/* Records whose thread the command lines did not name get a learnt name. */
+static void fill_names(struct pt_trace_ctx *c, size_t n)
+{
+	const char *comm;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (c->rec[i].comm[0] && strcmp(c->rec[i].comm, "<...>"))
+			continue;
+		comm = name_get(c, (int)c->rec[i].pid);
+		if (!comm)
+			continue;
+		memset(c->rec[i].comm, 0, sizeof(c->rec[i].comm));
+		memcpy(c->rec[i].comm, comm, strnlen(comm, sizeof(c->rec[i].comm)));
+	}
+}
+
 static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu,
 		    void *data)
 {
@@ -112,8 +204,12 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu,
 	const char *comm;
 	int role;
 
-	if (!ev || !ev->system || strcmp(ev->system, "pagetrail") || !ev->name)
+	if (!ev || !ev->system || !ev->name)
 		return 0;
+	if (strcmp(ev->system, "pagetrail")) {
+		learn_name(c, ev, r);
+		return 0;
+	}
 	role = strcmp(ev->name, "anomaly") ? pt_role_id(ev->name) : -2;
 	if (role == -1 || role == PT_ROLE_DENY || !(p = grow(c)))
 		return c->full ? -1 : 0;
@@ -173,12 +269,14 @@ int pt_trace_load(struct pt_src *s, const char *path)
 		pt_err("%s: not a readable trace-cmd trace.dat", path);
 		return -1;
 	}
+	c.names = calloc(PT_NAMES, sizeof(*c.names));
 	if (tracecmd_iterate_events(h, NULL, 0, on_event, &c) < 0 && !c.full &&
 	    !c.n) {
 		tracecmd_close(h);
 		pt_err("%s: reading its events failed", path);
 		free(c.rec);
 		free(c.kinds);
+		free(c.names);
 		return -1;
 	}
 	tracecmd_close(h);
@@ -186,8 +284,10 @@ int pt_trace_load(struct pt_src *s, const char *path)
 		pt_err("%s: more than %u pagetrail events, the rest ignored",
 		       path, PT_TRACE_MAX);
 	s->nrec = merge_anomalies(&c);
+	fill_names(&c, s->nrec);
 	s->rec = c.rec;
 	free(c.kinds);
+	free(c.names);
 	if (!s->nrec) {
 		pt_err("%s: no pagetrail events (recorded with -e pagetrail?)",
 		       path);
