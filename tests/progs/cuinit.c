@@ -76,7 +76,7 @@ static void die(const char *what)
 static void nvsim_mknod(void)
 {
 	FILE *f = fopen("/proc/devices", "r");
-	char line[128], name[64];
+	char line[128], name[64], tmp[256];
 	int major = -1, m;
 	struct stat st;
 
@@ -93,9 +93,17 @@ static void nvsim_mknod(void)
 	if (stat(dev_path, &st) == 0 && S_ISCHR(st.st_mode) &&
 	    major(st.st_rdev) == (unsigned int)major)
 		return;
-	unlink(dev_path);
-	if (mknod(dev_path, S_IFCHR | 0666, makedev(major, 0)))
+	/*
+	 * Several first runs may get here at once (one per CPU): each makes
+	 * its own node and renames it into place, which is atomic, so none
+	 * fails on another's half-done unlink and mknod.
+	 */
+	snprintf(tmp, sizeof(tmp), "%s.%d", dev_path, (int)getpid());
+	unlink(tmp);
+	if (mknod(tmp, S_IFCHR | 0666, makedev(major, 0)))
 		die("mknod");
+	if (rename(tmp, dev_path))
+		die("rename");
 	printf("mknod path=%s major=%d minor=0\n", dev_path, major);
 }
 
