@@ -172,10 +172,17 @@ typedef struct nv_linux_file_private_s {
 	u32 context_handle;		/* nvsim: handle behind mmap_context */
 } nv_linux_file_private_t;
 
+/* nv_kthread_q_t offsets computed from this kernel's lock types. */
+#define NVSIM_Q_SEM	ALIGN(16 + sizeof(spinlock_t), __alignof__(struct semaphore))
+#define NVSIM_Q_EXIT	(NVSIM_Q_SEM + sizeof(struct semaphore))
+#define NVSIM_Q_KTHREAD	ALIGN(NVSIM_Q_EXIT + sizeof(atomic_t), sizeof(void *))
+#define NVSIM_Q_SIZE	ALIGN(NVSIM_Q_KTHREAD + 8 + 1, sizeof(void *))
+#define NVSIM_LOCKS(spin, sem) (sizeof(spinlock_t) == (spin) && sizeof(struct semaphore) == (sem))
+
 /*
  * Compile-time proof that the layouts match driver 595.45.04 (x86_64).
  * nv_page_pool_t members after scrubber_queue are checked relative to it,
- * and absolutely where lock debugging does not change its size.
+ * and absolutely for the lock sizes the loader's table is measured with.
  */
 static inline void nvsim_check_layouts(void)
 {
@@ -222,23 +229,42 @@ static inline void nvsim_check_layouts(void)
 		     offsetof(nv_page_pool_t, node_id) + 16);
 	BUILD_BUG_ON(offsetof(nv_page_pool_t, shrinker) !=
 		     offsetof(nv_page_pool_t, node_id) + 24);
-#if !defined(CONFIG_DEBUG_SPINLOCK) && !defined(CONFIG_DEBUG_LOCK_ALLOC)
-	BUILD_BUG_ON(sizeof(nv_kthread_q_t) != 72);
-	BUILD_BUG_ON(offsetof(nv_kthread_q_t, q_sem) != 24);
-	BUILD_BUG_ON(offsetof(nv_kthread_q_t, main_loop_should_exit) != 48);
-	BUILD_BUG_ON(offsetof(nv_kthread_q_t, q_kthread) != 56);
-	BUILD_BUG_ON(offsetof(nv_kthread_q_t, is_unload_flush_ongoing) != 64);
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, scrubber_queue_item) != 104);
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, node_id) != 136);
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, order) != 140);
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, pages_owned) != 144);
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, lock) != 152);
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, shrinker) != 160);
+	/*
+	 * nv_kthread_q_t follows the kernel's spinlock_t and struct semaphore:
+	 * lock debugging, PREEMPT_RT and CONFIG_DETECT_HUNG_TASK_BLOCKER
+	 * (6.16+, +8 bytes of semaphore) move every pool field after it. The
+	 * driver's member list, laid out on this kernel's types:
+	 */
+	BUILD_BUG_ON(offsetof(nv_kthread_q_t, q_lock) != 16);
+	BUILD_BUG_ON(offsetof(nv_kthread_q_t, q_sem) != NVSIM_Q_SEM);
+	BUILD_BUG_ON(offsetof(nv_kthread_q_t, main_loop_should_exit) != NVSIM_Q_EXIT);
+	BUILD_BUG_ON(offsetof(nv_kthread_q_t, q_kthread) != NVSIM_Q_KTHREAD);
+	BUILD_BUG_ON(offsetof(nv_kthread_q_t, is_unload_flush_ongoing) != NVSIM_Q_KTHREAD + 8);
+	BUILD_BUG_ON(sizeof(nv_kthread_q_t) != NVSIM_Q_SIZE);
+	BUILD_BUG_ON(offsetof(nv_page_pool_t, node_id) != 32 + NVSIM_Q_SIZE + 32);
+	/*
+	 * The absolute offsets the loader's table knows, where the lock types
+	 * have the sizes they are measured with: production 6.1/6.12
+	 * (spinlock 4, semaphore 24) and the hung-task blocker (semaphore 32).
+	 */
+	BUILD_BUG_ON(NVSIM_LOCKS(4, 24) && (sizeof(nv_kthread_q_t) != 72 ||
+					    offsetof(nv_kthread_q_t, q_sem) != 24 ||
+					    offsetof(nv_page_pool_t, scrubber_queue_item) != 104 ||
+					    offsetof(nv_page_pool_t, node_id) != 136 ||
+					    offsetof(nv_page_pool_t, order) != 140 ||
+					    offsetof(nv_page_pool_t, pages_owned) != 144 ||
+					    offsetof(nv_page_pool_t, lock) != 152 ||
+					    offsetof(nv_page_pool_t, shrinker) != 160));
+	BUILD_BUG_ON(NVSIM_LOCKS(4, 32) && (sizeof(nv_kthread_q_t) != 80 ||
+					    offsetof(nv_page_pool_t, node_id) != 144 ||
+					    offsetof(nv_page_pool_t, order) != 148 ||
+					    offsetof(nv_page_pool_t, pages_owned) != 152 ||
+					    offsetof(nv_page_pool_t, lock) != 160 ||
+					    offsetof(nv_page_pool_t, shrinker) != 168));
 #ifdef NV_SHRINKER_ALLOC_PRESENT
-	BUILD_BUG_ON(sizeof(nv_page_pool_t) != 168);
+	BUILD_BUG_ON(sizeof(nv_page_pool_t) != offsetof(nv_page_pool_t, shrinker) + 8);
 #else
-	BUILD_BUG_ON(offsetof(nv_page_pool_t, _shrinker) != 168);
-#endif
+	BUILD_BUG_ON(offsetof(nv_page_pool_t, _shrinker) != offsetof(nv_page_pool_t, shrinker) + 8);
 #endif
 
 	BUILD_BUG_ON(offsetof(nv_alloc_mapping_context_t, alloc) != 0);
