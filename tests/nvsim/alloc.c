@@ -39,24 +39,6 @@ static PROBE_POINT unsigned int nv_compute_gfp_mask(nv_state_t *nv, nv_alloc_t *
 	return gfp_mask;
 }
 
-/* Describe chunk page_idx: one page_table entry per 4 KiB page in it. */
-void PROBE_POINT nv_alloc_set_page(nv_alloc_t *at, unsigned int page_idx,
-				   unsigned long virt_addr)
-{
-	unsigned long phys_addr = virt_to_phys((void *)virt_addr);
-	unsigned int per_chunk = 1U << at->order;
-	unsigned int base = page_idx * per_chunk;
-	unsigned int n = min(at->num_pages - base, per_chunk);
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		at->page_table[base + i].virt_addr = virt_addr + i * PAGE_SIZE;
-		at->page_table[base + i].phys_addr = phys_addr + i * PAGE_SIZE;
-	}
-	nvsim_inc(set_page_calls);
-	nvsim_inc(chunks_live);
-}
-
 /* Chunk heads with virt_addr != 0: the driver's notion of "allocated". */
 unsigned int nvsim_alloc_chunks(const nv_alloc_t *at)
 {
@@ -135,6 +117,7 @@ void PROBE_POINT nv_free_system_pages(nv_alloc_t *at)
 {
 	nv_page_pool_t *page_pool = NULL;
 	unsigned int per_chunk = 1U << at->order;
+	bool refused = false;
 	unsigned int chunks;
 	unsigned int i;
 
@@ -149,10 +132,14 @@ void PROBE_POINT nv_free_system_pages(nv_alloc_t *at)
 		page_pool = nv_mem_pool_get(page_to_nid(page), at->order);
 	}
 
-	if (at->flags.pool && page_pool && nv_mem_pool_free_pages(page_pool, at) == NV_OK)
-		return;
+	if (at->flags.pool && page_pool) {
+		if (nv_mem_pool_free_pages(page_pool, at) == NV_OK)
+			return;
+		/* Only fails where it cannot sleep, before touching anything. */
+		refused = true;
+		nvsim_set(admit_refused_pfn, at->page_table[0].phys_addr >> PAGE_SHIFT);
+	}
 
-	/* Only fails where it cannot sleep, before touching anything. */
 	chunks = DIV_ROUND_UP(at->num_pages, per_chunk);
 	for (i = 0; i < chunks; i++) {
 		unsigned long virt_addr = at->page_table[i * per_chunk].virt_addr;
@@ -161,6 +148,8 @@ void PROBE_POINT nv_free_system_pages(nv_alloc_t *at)
 			break;
 		free_pages(virt_addr, at->order);
 		nvsim_chunk_freed(at->order);
+		if (refused)
+			nvsim_inc(admit_refused_chunks);
 	}
 }
 
@@ -170,7 +159,7 @@ void PROBE_POINT nv_free_system_pages(nv_alloc_t *at)
  * only the head page holds a reference and every tail page reads
  * page_count() == 0. nvsim takes it only with fault_noncomp set.
  */
-static PROBE_POINT NV_STATUS nv_alloc_coherent_pages(nv_state_t *nv, nv_alloc_t *at)
+static INLINABLE_POINT NV_STATUS nv_alloc_coherent_pages(nv_state_t *nv, nv_alloc_t *at)
 {
 	unsigned int gfp_mask = nv_compute_gfp_mask(nv, at) & ~NV_GFP(__GFP_COMP);
 	unsigned long virt_addr;

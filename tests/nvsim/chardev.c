@@ -35,8 +35,30 @@ static int nvsim_ctl_release(struct inode *inode, struct file *file)
 	nv_linux_file_private_t *nvlfp = file->private_data;
 
 	nvsim_ctl_free_deferred(nvlfp);
+	nvsim_numa_context_free(&nvlfp->mmap_context);
 	nvsim_rm_free_owner(nvlfp);
 	kfree(nvlfp);
+	return 0;
+}
+
+/* A coherent-NUMA GPU's context: device pages, no allocation behind it. */
+static int nvsim_ioc_map_numa(nv_linux_file_private_t *nvlfp, const struct nvsim_map_req *req)
+{
+	nv_alloc_mapping_context_t *ctx = &nvlfp->mmap_context;
+	int rc;
+
+	if (ctx->valid || !req->pages || req->pages > 4096) {
+		nvsim_inc(ioctl_rejected);
+		return ctx->valid ? -EBUSY : -ERANGE;
+	}
+	rc = nvsim_numa_context_init(ctx, req->pages);
+	if (rc)
+		return rc;
+	ctx->alloc = NULL;
+	ctx->page_index = 0;
+	ctx->prot = NV_PROTECT_READ_WRITE;
+	ctx->caching = NV_MEMORY_CACHED;
+	ctx->valid = NV_TRUE;
 	return 0;
 }
 
@@ -49,6 +71,13 @@ static int nvsim_ioc_map_context(nv_linux_file_private_t *nvlfp, const struct nv
 	nv_alloc_mapping_context_t *ctx = &nvlfp->mmap_context;
 	struct nvsim_alloc *na;
 	int rc = 0;
+
+	if (req->flags & ~NVSIM_MAP_NUMA) {
+		nvsim_inc(ioctl_rejected);
+		return -EINVAL;
+	}
+	if (req->flags & NVSIM_MAP_NUMA)
+		return nvsim_ioc_map_numa(nvlfp, req);
 
 	mutex_lock(&nvsim_allocs_lock);
 	na = nvsim_alloc_find_locked(req->handle);

@@ -82,6 +82,107 @@ module_param(fault_pinned_admit, bool, 0644);
 MODULE_PARM_DESC(fault_pinned_admit, "GUP-pin aliasing: allow NVSIM_IOC_PIN");
 
 /*
+ * admit_atomic (nv-vm.c:786, nvidia-fidelity.md 3A): nv_mem_pool_free_pages
+ * returns NV_ERR_INVALID_ARGUMENT before admitting anything when it cannot
+ * sleep, and nv_free_system_pages then frees every chunk itself. The next
+ * N frees of an allocation the pool would take run nv_free_system_pages
+ * with preemption disabled, so the driver's own NV_MAY_SLEEP() check says
+ * no. Counters: admit_refused (refusals), admit_refused_chunks (chunks
+ * freed directly after one). Reads back how many are still armed.
+ */
+unsigned int fault_admit_atomic;
+module_param(fault_admit_atomic, uint, 0644);
+MODULE_PARM_DESC(fault_admit_atomic, "free the next N poolable allocations where the driver cannot sleep");
+
+bool nvsim_fault_admit_atomic(void)
+{
+	unsigned int n;
+
+	do {
+		n = READ_ONCE(fault_admit_atomic);
+		if (!n)
+			return false;
+	} while (cmpxchg(&fault_admit_atomic, n, n - 1) != n);
+	return true;
+}
+
+/*
+ * release_race (nvidia-fidelity.md 4.2): admitted chunks are on the dirty
+ * list, the pool lock is dropped, and nv_mem_pool_free_pages has not
+ * returned yet: another thread may take them. Set to N: the next admission
+ * of at least one chunk stops after its unlock until the "nvsim_racer"
+ * kthread has allocated N chunks of that pool's order on that node
+ * (nv_alloc_system_pages -> nv_mem_pool_alloc_pages -> nv_alloc_set_page),
+ * as an allocation of the freeing allocation's client. One-shot: reads 0
+ * again once used. Counters: race_runs, race_handle, race_pool_chunks,
+ * race_pid, race_first_pfn.
+ */
+unsigned int fault_release_race;
+module_param(fault_release_race, uint, 0644);
+MODULE_PARM_DESC(fault_release_race, "one-shot: a thread takes N chunks between admission and its return");
+
+struct nvsim_racer {
+	struct completion done;
+	void *owner;
+	struct nvsim_alloc_req req;
+	int rc;
+};
+
+static int nvsim_racer_main(void *arg)
+{
+	struct nvsim_racer *r = arg;
+
+	r->rc = nvsim_rm_alloc(r->owner, &r->req);
+	complete(&r->done);
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+void nvsim_fault_release_race(nv_page_pool_t *mem_pool, nv_alloc_t *at)
+{
+	struct nvsim_racer r = { .owner = to_nvsim_alloc(at)->owner };
+	struct task_struct *task;
+	unsigned int n;
+
+	if (!READ_ONCE(fault_release_race) || !r.owner)
+		return;
+	n = xchg(&fault_release_race, 0);
+	if (!n)
+		return;
+	init_completion(&r.done);
+	r.req.num_pages = n << mem_pool->order;
+	r.req.order = mem_pool->order;
+	r.req.flags = NVSIM_ALLOC_ZEROED | NVSIM_ALLOC_NODE;
+	r.req.node = mem_pool->node_id;
+	task = kthread_create(nvsim_racer_main, &r, "nvsim_racer");
+	if (IS_ERR(task)) {
+		pr_warn("nvsim: release_race: no thread: %ld\n", PTR_ERR(task));
+		return;
+	}
+	get_task_struct(task);
+	wake_up_process(task);
+	wait_for_completion(&r.done);
+	nvsim_inc(race_runs);
+	nvsim_set(race_pid, task_pid_nr(task));
+	kthread_stop(task);
+	put_task_struct(task);
+	if (r.rc) {
+		pr_warn("nvsim: release_race: the racer's allocation failed: %d\n", r.rc);
+		return;
+	}
+	nvsim_set(race_handle, r.req.handle);
+	nvsim_set(race_pool_chunks, r.req.pool_chunks);
+	nvsim_set(race_first_pfn, r.req.first_pfn);
+	pr_info("nvsim: release_race: nvsim_racer took %u of %u chunk(s) from pool node %d order %u before admission returned (handle %u)\n",
+		r.req.pool_chunks, n, mem_pool->node_id, mem_pool->order, r.req.handle);
+}
+
+/*
  * inject_bug: test-only bugs that prove the harness catches sanitizer
  * reports. "leak" leaks one kmalloc per allocation (kmemleak); "lockorder"
  * takes two nvsim mutexes in opposite orders on the allocate and free

@@ -6,6 +6,7 @@
  * -EAGAIN returned on the first failed insert, vm_ops only after success.
  */
 #include <linux/fs.h>
+#include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/nospec.h>
 #include <linux/sched.h>
@@ -127,6 +128,77 @@ static __always_inline int nvidia_mmap_sysmem(struct vm_area_struct *vma, nv_all
 	return 0;
 }
 
+/*
+ * nvidia_mmap_numa (nv-mmap.c:507-536): on coherent-NUMA systems (GH200,
+ * GB200) GPU memory is onlined as kernel pages and mapped page by page from
+ * the mapping context's page_array, inside nvidia_mmap_helper, while
+ * vma->vm_private_data is still the helper's vm_priv: NULL. No allocation
+ * and no pool is behind these pages. A failure is -EAGAIN without the
+ * NVRM line.
+ */
+static int nvidia_mmap_numa(struct vm_area_struct *vma,
+			    const nv_alloc_mapping_context_t *mmap_context)
+{
+	unsigned long start = vma->vm_start;
+	NvU64 i, pages = vma_pages(vma);
+
+	if (pages > mmap_context->num_pages)
+		return -ERANGE;
+	nvsim_inc(numa_mmaps);
+	for (i = 0; i < pages; i++) {
+		struct page *page = pfn_to_page(mmap_context->page_array[i] >> PAGE_SHIFT);
+		int ret;
+
+		nvsim_inc(vm_insert_page_calls);
+		nvsim_inc(numa_inserts);
+		ret = vm_insert_page(vma, start, page);
+		if (ret) {
+			nvsim_note_insert_failure(page, ret);
+			return -EAGAIN;
+		}
+		start += PAGE_SIZE;
+	}
+	return 0;
+}
+
+/* NVSIM_MAP_NUMA: device pages for this fd's context, freed at close. */
+int nvsim_numa_context_init(nv_alloc_mapping_context_t *ctx, NvU64 pages)
+{
+	NvU64 i;
+
+	ctx->page_array = kvcalloc(pages, sizeof(*ctx->page_array), GFP_KERNEL);
+	if (!ctx->page_array)
+		return -ENOMEM;
+	for (i = 0; i < pages; i++) {
+		struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+		if (!page) {
+			ctx->num_pages = i;
+			nvsim_numa_context_free(ctx);
+			return -ENOMEM;
+		}
+		ctx->page_array[i] = page_to_phys(page);
+	}
+	ctx->num_pages = pages;
+	nvsim_add(numa_pages, pages);
+	return 0;
+}
+
+void nvsim_numa_context_free(nv_alloc_mapping_context_t *ctx)
+{
+	NvU64 i;
+
+	if (!ctx->page_array)
+		return;
+	/* A VMA still mapping one holds its own reference. */
+	for (i = 0; i < ctx->num_pages; i++)
+		put_page(pfn_to_page(ctx->page_array[i] >> PAGE_SHIFT));
+	nvsim_sub(numa_pages, ctx->num_pages);
+	kvfree(ctx->page_array);
+	ctx->page_array = NULL;
+	ctx->num_pages = 0;
+}
+
 int PROBE_POINT nvidia_mmap_helper(nv_state_t *nv, nv_linux_file_private_t *nvlfp,
 				   nvidia_stack_t *sp, struct vm_area_struct *vma,
 				   void *vm_priv)
@@ -149,6 +221,16 @@ int PROBE_POINT nvidia_mmap_helper(nv_state_t *nv, nv_linux_file_private_t *nvlf
 		return -EINVAL;
 
 	vma->vm_private_data = vm_priv;
+
+	/* A coherent-NUMA GPU's memory: vm_private_data stays vm_priv (NULL). */
+	if (mmap_context->page_array) {
+		ret = nvidia_mmap_numa(vma, mmap_context);
+		if (ret)
+			return ret;
+		nv_vm_flags_set(vma, VM_SHARED | VM_DONTEXPAND | VM_DONTDUMP);
+		vma->vm_ops = &nv_vm_ops;
+		return 0;
+	}
 
 	/* nvsim has only the control device, which maps system memory. */
 	if (!(nv->flags & NV_FLAG_CONTROL))
@@ -197,7 +279,7 @@ int PROBE_POINT nvidia_mmap(struct file *file, struct vm_area_struct *vma)
 	 * so it is refused. The lock also keeps a racing free out.
 	 */
 	mutex_lock(&nvsim_allocs_lock);
-	if (nvlfp->mmap_context.valid)
+	if (nvlfp->mmap_context.valid && !nvlfp->mmap_context.page_array)
 		state = nvsim_alloc_state_locked(nvlfp->mmap_context.alloc);
 	if (state == 0) {
 		nvsim_inc(mmaps_refused);

@@ -26,6 +26,16 @@ struct nvsim_owner;
  */
 #define PROBE_POINT noinline __noclone
 
+/*
+ * Static functions clang -O2 / GCC -O3 builds of the driver inline: out of
+ * line by default, left to the compiler with NVSIM_INLINE_HELPERS.
+ */
+#ifdef NVSIM_INLINE_HELPERS
+#define INLINABLE_POINT
+#else
+#define INLINABLE_POINT PROBE_POINT
+#endif
+
 /* The driver refuses to take its semaphores where it cannot sleep. */
 #define NV_MAY_SLEEP() (!irqs_disabled() && !in_interrupt() && !in_atomic())
 
@@ -44,7 +54,9 @@ int nv_kthread_q_schedule_q_item(nv_kthread_q_t *q, nv_kthread_q_item_t *item);
 
 /* ---- allocations (alloc.c) ---- */
 extern nv_state_t nvsim_ctl_state;
+#ifndef NVSIM_INLINE_HELPERS	/* else static in every caller: nvsim_helpers.h */
 void nv_alloc_set_page(nv_alloc_t *at, unsigned int page_idx, unsigned long virt_addr);
+#endif
 NV_STATUS nv_alloc_system_pages(nv_state_t *nv, nv_alloc_t *at);
 void nv_free_system_pages(nv_alloc_t *at);
 NV_STATUS nv_alloc_contig_pages(nv_state_t *nv, nv_alloc_t *at);
@@ -86,9 +98,11 @@ void nvsim_alloc_exit(void);
 extern unsigned int NVreg_EnableSystemMemoryPools;
 extern nv_page_pool_t *sysmem_page_pools[MAX_NUMNODES][NV_MAX_PAGE_ORDER + 1];
 
+#ifndef NVSIM_INLINE_HELPERS
 unsigned long nv_mem_pool_move_pages(struct list_head *dst_list, struct list_head *src_list,
 				     unsigned long max_entries_to_move);
 void nv_mem_pool_free_page_list(struct list_head *free_list, unsigned int order);
+#endif
 unsigned int nv_mem_pool_alloc_pages(nv_page_pool_t *mem_pool, nv_alloc_t *at);
 NV_STATUS nv_mem_pool_free_pages(nv_page_pool_t *mem_pool, nv_alloc_t *at);
 void nv_mem_pool_worker(void *arg);
@@ -146,6 +160,8 @@ int nvidia_mmap(struct file *file, struct vm_area_struct *vma);
 int nvidia_mmap_helper(nv_state_t *nv, nv_linux_file_private_t *nvlfp, nvidia_stack_t *sp,
 		       struct vm_area_struct *vma, void *vm_priv);
 void nvsim_ctl_free_deferred(nv_linux_file_private_t *nvlfp);
+int nvsim_numa_context_init(nv_alloc_mapping_context_t *ctx, NvU64 pages);
+void nvsim_numa_context_free(nv_alloc_mapping_context_t *ctx);
 int nvsim_chardev_init(void);
 void nvsim_chardev_exit(void);
 /* NVIDIA's device families on 195 and dynamic majors (devices.c) */
@@ -157,6 +173,8 @@ extern bool fault_noncomp;
 extern bool fault_stale_context;
 extern bool fault_foreign_put;
 extern bool fault_pinned_admit;
+extern unsigned int fault_admit_atomic;
+extern unsigned int fault_release_race;
 
 enum nvsim_inject_bug { NVSIM_BUG_NONE, NVSIM_BUG_LEAK, NVSIM_BUG_LOCKORDER };
 extern int nvsim_inject_bug;
@@ -167,6 +185,8 @@ unsigned int nvsim_fault_contain(nv_alloc_t *at);
 int nvsim_fault_foreign_put(struct nvsim_foreign_req *req);
 int nvsim_fault_pin(struct nvsim_pin_req *req);
 int nvsim_fault_unpin(u32 pin_id);
+bool nvsim_fault_admit_atomic(void);
+void nvsim_fault_release_race(nv_page_pool_t *mem_pool, nv_alloc_t *at);
 void nvsim_fault_inject_alloc(void);
 void nvsim_fault_inject_free(void);
 void nvsim_faults_exit(void);
@@ -211,5 +231,10 @@ void nvsim_snapshot(struct nvsim_stats *out);
 int nvsim_selfcheck(struct nvsim_selfcheck *out, struct seq_file *m);
 int nvsim_debugfs_init(void);
 void nvsim_debugfs_exit(void);
+
+/* The inlining build: a static copy of the list helpers in every file. */
+#ifdef NVSIM_INLINE_HELPERS
+#include "nvsim_helpers.h"
+#endif
 
 #endif /* NVSIM_H */

@@ -48,10 +48,18 @@ struct nvsim_alloc_req {
 	__u64 first_pfn;	/* out: pfn of page_table[0] */
 };
 
-/* One mapping context per fd; a second one is refused with EBUSY. */
+/*
+ * One mapping context per fd; a second one is refused with EBUSY.
+ * NVSIM_MAP_NUMA: a context like a coherent-NUMA GPU's (GH200), whose
+ * mmap goes through nvidia_mmap_numa: `pages` device pages (nvsim's
+ * stand-in for onlined GPU memory, freed when the fd closes), inserted by
+ * nvidia_mmap_helper with vma->vm_private_data NULL; handle is ignored.
+ */
+#define NVSIM_MAP_NUMA		0x1
+
 struct nvsim_map_req {
 	__u32 handle;
-	__u32 pad;
+	__u32 flags;		/* NVSIM_MAP_* */
 	__u64 page_index;
 	__u64 pages;
 };
@@ -175,6 +183,17 @@ struct nvsim_selfcheck {
 	X(selfcheck_double_owned) /* from the last run */		\
 	X(selfcheck_double_pfn)	/* first one of the last run */		\
 	X(inject_leaks)							\
+	X(admit_refused)	/* admissions refused: cannot sleep */	\
+	X(admit_refused_chunks)	/* chunks then freed directly */	\
+	X(admit_refused_pfn)	/* first chunk of the last one */	\
+	X(race_runs)		/* fault_release_race windows */	\
+	X(race_handle)		/* the racer's allocation, last run */	\
+	X(race_pool_chunks)	/* chunks it took from the pool */	\
+	X(race_pid)							\
+	X(race_first_pfn)						\
+	X(numa_mmaps)		/* nvidia_mmap_numa-style mmaps */	\
+	X(numa_inserts)		/* their vm_insert_page calls */	\
+	X(numa_pages)		/* device pages in NUMA contexts now */	\
 	X(ioctl_rejected)	/* bad handle or arguments */
 
 struct nvsim_stats {

@@ -13,6 +13,9 @@
 #include <linux/nodemask.h>
 #include <linux/slab.h>
 #include "nvsim.h"
+#ifndef NVSIM_INLINE_HELPERS
+#include "nvsim_helpers.h"	/* the out-of-line definitions */
+#endif
 
 /*
  * Bit (page size >> 12) enables the pool of that page size: the default
@@ -43,40 +46,6 @@ void nvsim_pool_aux_exit(void)
 {
 	kfree(nvsim_aux);
 	nvsim_aux = NULL;
-}
-
-/* Move up to max entries from the head of src onto dst; returns how many were left to move. */
-unsigned long PROBE_POINT nv_mem_pool_move_pages(struct list_head *dst_list,
-						 struct list_head *src_list,
-						 unsigned long max_entries_to_move)
-{
-	while (max_entries_to_move > 0) {
-		nv_page_pool_entry_t *entry;
-
-		entry = list_first_entry_or_null(src_list, nv_page_pool_entry_t, list_node);
-		if (!entry)
-			break;
-		list_del(&entry->list_node);
-		list_add(&entry->list_node, dst_list);
-		max_entries_to_move--;
-	}
-	return max_entries_to_move;
-}
-
-/* Free every chunk on the list back to the buddy allocator. */
-void PROBE_POINT nv_mem_pool_free_page_list(struct list_head *free_list, unsigned int order)
-{
-	nv_page_pool_entry_t *entry;
-
-	while ((entry = list_first_entry_or_null(free_list, nv_page_pool_entry_t, list_node))) {
-		list_del(&entry->list_node);
-		/* A chunk foreign_put already freed must not be freed twice. */
-		if (!nvsim_fault_consume(entry->virt_addr, order)) {
-			free_pages(entry->virt_addr, order);
-			nvsim_chunk_freed(order);
-		}
-		kfree(entry);
-	}
 }
 
 /* Pool take: returns how many chunks of at (from index 0) it filled. */
@@ -146,6 +115,7 @@ NV_STATUS PROBE_POINT nv_mem_pool_free_pages(nv_page_pool_t *mem_pool, nv_alloc_
 
 	if (!NV_MAY_SLEEP()) {
 		pr_warn_once("nvsim: pool admission where it cannot sleep: freed instead\n");
+		nvsim_inc(admit_refused);
 		return NV_ERR_INVALID_ARGUMENT;
 	}
 
@@ -191,6 +161,8 @@ NV_STATUS PROBE_POINT nv_mem_pool_free_pages(nv_page_pool_t *mem_pool, nv_alloc_
 
 	if (queue_worker)
 		nv_mem_pool_queue_worker(mem_pool);
+	/* The chunks are poolable from the unlock on (fault_release_race). */
+	nvsim_fault_release_race(mem_pool, at);
 	return NV_OK;
 }
 

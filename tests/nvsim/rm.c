@@ -69,6 +69,7 @@ static void nvos_free_alloc(nv_alloc_t *at)
 void nvsim_alloc_put(nv_alloc_t *at)
 {
 	struct nvsim_alloc *na = to_nvsim_alloc(at);
+	bool atomic_free;
 
 	/*
 	 * A VMA mapped through a stale context is closing. The driver would
@@ -81,10 +82,16 @@ void nvsim_alloc_put(nv_alloc_t *at)
 	if (!atomic64_dec_and_test(&at->usage_count))
 		return;
 
+	/* fault_admit_atomic: the driver frees where it cannot sleep. */
+	atomic_free = at->flags.pool && nvsim_fault_admit_atomic();
+	if (atomic_free)
+		preempt_disable();
 	if (at->flags.contig)
 		nv_free_contig_pages(at);
 	else
 		nv_free_system_pages(at);
+	if (atomic_free)
+		preempt_enable();
 	nvsim_dec(allocs_live);
 	nvsim_inc(allocs_freed);
 	nvos_free_alloc(at);
@@ -96,7 +103,12 @@ static int nvsim_rm_alloc_check(const struct nvsim_alloc_req *req)
 
 	if (!req->num_pages || req->num_pages > NVSIM_MAX_ALLOC_PAGES)
 		return -EINVAL;
-	if (contig && get_order((unsigned long)req->num_pages * PAGE_SIZE) > NV_MAX_PAGE_ORDER)
+	/*
+	 * The driver lets a contiguous request exceed NV_MAX_PAGE_ORDER (its
+	 * get_order() is unbounded): the buddy allocator then fails it and
+	 * nv_free_system_pages runs on the failure path with that order.
+	 */
+	if (contig && get_order((unsigned long)req->num_pages * PAGE_SIZE) > NV_MAX_PAGE_ORDER + 2)
 		return -EINVAL;
 	if (!contig && req->order > NV_MAX_PAGE_ORDER)
 		return -EINVAL;

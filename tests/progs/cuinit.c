@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,11 +459,144 @@ static void scenario_pin(void)
 	selfcheck("unpinned");
 }
 
+/* An 8 MiB contiguous request (order > NV_MAX_PAGE_ORDER: the buddy
+ * allocator fails it, nv_free_system_pages runs on the failure path), then a
+ * 4 MiB one that succeeds, mapped, touched and freed. */
+static void scenario_big_contig(void)
+{
+	struct alloc c;
+
+	do_alloc(&c, 0, "contig8m", 2048, 0, NVSIM_ALLOC_ZEROED | NVSIM_ALLOC_CONTIG);
+	if (c.handle)
+		do_free(&c, 0);
+	if (do_alloc(&c, 0, "contig4m", 1024, 0, NVSIM_ALLOC_ZEROED | NVSIM_ALLOC_CONTIG))
+		return;
+	do_mmap(&c, " contig=1");
+	do_touch(&c);
+	do_munmap(&c);
+	do_free(&c, 0);
+}
+
+static void get_stats(struct nvsim_stats *st)
+{
+	if (ioctl(ctl, NVSIM_IOC_STATS, st))
+		die("stats");
+}
+
+static volatile sig_atomic_t released;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	released = 1;
+}
+
+/* Wait for SIGTERM with everything still allocated: the test looks now. */
+static void hold(void)
+{
+	signal(SIGTERM, on_term);
+	printf("hold pid=%d\n", getpid());
+	fflush(stdout);
+	while (!released)
+		pause();
+	printf("released\n");
+}
+
+/*
+ * Release race: with fault_release_race=N set, freeing "racefree" (16
+ * order-4 chunks on node 0, the pool empty before) lets the nvsim_racer
+ * thread take N of its chunks into its own allocation before
+ * nv_mem_pool_free_pages returns. Prints both sides' chunk pfns.
+ */
+static void scenario_race(int do_hold)
+{
+	struct nvsim_stats st;
+	struct alloc a;
+	unsigned int c;
+	uint64_t pfn;
+	int ref;
+
+	if (do_alloc(&a, 0, "racefree", 256, 4, NVSIM_ALLOC_ZEROED | NVSIM_ALLOC_NODE))
+		return;
+	do_mmap(&a, "");
+	do_touch(&a);
+	do_munmap(&a);
+	for (c = 0; c < a.pages / 16; c++)
+		if (!pfn_of(a.handle, c * 16, &pfn, &ref))
+			printf("chunk name=racefree idx=%u pfn=0x%llx\n", c, (unsigned long long)pfn);
+	do_free(&a, 0);
+	get_stats(&st);
+	printf("race runs=%llu handle=%llu pool_chunks=%llu pid=%llu first_pfn=0x%llx\n",
+	       (unsigned long long)st.race_runs, (unsigned long long)st.race_handle,
+	       (unsigned long long)st.race_pool_chunks, (unsigned long long)st.race_pid,
+	       (unsigned long long)st.race_first_pfn);
+	for (c = 0; st.race_handle && !pfn_of(st.race_handle, c * 16, &pfn, &ref); c++)
+		printf("chunk name=racer idx=%u pfn=0x%llx refcount=%d\n", c,
+		       (unsigned long long)pfn, ref);
+	if (do_hold)
+		hold();
+}
+
+/* pfn of a mapped user address, from /proc/self/pagemap (root sees pfns). */
+static uint64_t user_pfn(const void *p)
+{
+	uint64_t e = 0;
+	int fd = open("/proc/self/pagemap", O_RDONLY);
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &e, sizeof(e), ((uintptr_t)p / PAGE) * sizeof(e)) != sizeof(e))
+		e = 0;
+	close(fd);
+	return (e >> 63) ? (e & ((1ULL << 55) - 1)) : 0;
+}
+
+/*
+ * A coherent-NUMA GPU's mmap (nvidia_mmap_numa): n device pages inserted
+ * with vm_private_data NULL, next to an ordinary sysmem allocation.
+ */
+static void scenario_numa(unsigned int n)
+{
+	struct nvsim_map_req req = { .flags = NVSIM_MAP_NUMA, .pages = n };
+	struct alloc s;
+	unsigned int i;
+	char *p;
+	int fd;
+
+	if (do_alloc(&s, 0, "sysmem", 32, 0, NVSIM_ALLOC_ZEROED))
+		return;
+	do_mmap(&s, "");
+	do_touch(&s);
+
+	fd = open_ctl();
+	if (ioctl(fd, NVSIM_IOC_MAP_CONTEXT, &req))
+		die("numa map context");
+	tot.mmaps++;
+	p = mmap(NULL, n * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		tot.mmap_failed++;
+		printf("mmap name=numa pages=%u numa=1 rc=-1 errno=%d\n", n, errno);
+	} else {
+		tot.inserts_ok += n;
+		printf("mmap name=numa pages=%u numa=1 rc=0 errno=0\n", n);
+		for (i = 0; i < n; i++) {
+			p[i * PAGE] = 1;
+			printf("numa page=%u pfn=0x%llx\n", i,
+			       (unsigned long long)user_pfn(p + i * PAGE));
+		}
+		munmap(p, n * PAGE);
+	}
+	close(fd);
+	do_munmap(&s);
+	do_free(&s, 0);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: cuinit [--seed N] [--gens N] [--cpu N] [--dev PATH] [--drain] [--no-touch]\n"
-		"              [--stale=nozero|reclaim|pooled | --noncomp | --foreign | --pin]\n");
+		"              [--stale=nozero|reclaim|pooled | --noncomp | --foreign | --pin]\n"
+		"              [--big-contig | --race [--hold] | --numa N]\n");
 	exit(2);
 }
 
@@ -479,10 +613,15 @@ int main(int argc, char **argv)
 		{ "noncomp", no_argument, NULL, 'N' },
 		{ "foreign", no_argument, NULL, 'F' },
 		{ "pin", no_argument, NULL, 'P' },
+		{ "big-contig", no_argument, NULL, 'B' },
+		{ "race", no_argument, NULL, 'R' },
+		{ "hold", no_argument, NULL, 'H' },
+		{ "numa", required_argument, NULL, 'U' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *stale = NULL;
 	int gens = 3, cpu = 0, do_drain = 0, noncomp = 0, foreign = 0, pin = 0, gens_set = 0;
+	int big_contig = 0, race = 0, do_hold = 0, numa = 0;
 	unsigned long long seed = 1;
 	struct alloc as[GEN_ALLOCS];
 	cpu_set_t set;
@@ -521,6 +660,20 @@ int main(int argc, char **argv)
 		case 'P':
 			pin = 1;
 			break;
+		case 'B':
+			big_contig = 1;
+			break;
+		case 'R':
+			race = 1;
+			break;
+		case 'H':
+			do_hold = 1;
+			break;
+		case 'U':
+			numa = atoi(optarg);
+			if (numa <= 0)
+				usage();
+			break;
 		default:
 			usage();
 		}
@@ -547,6 +700,12 @@ int main(int argc, char **argv)
 		scenario_foreign(as, gens_set ? gens : 1);
 	} else if (pin) {
 		scenario_pin();
+	} else if (big_contig) {
+		scenario_big_contig();
+	} else if (race) {
+		scenario_race(do_hold);
+	} else if (numa) {
+		scenario_numa(numa);
 	} else {
 		for (gen = 0; gen < gens; gen++) {
 			generation(gen, as, 0);
