@@ -169,6 +169,9 @@ static const struct rule_row take_rows[] = {
 	TAKE(POOLED_DIRTY, DIRTY, 1, NO_GAP, 0),
 	TAKE(POOLED_DIRTY, CLEAN, 1, GAP, 0),	/* the scrub was not seen */
 	TAKE(POOLED_CLEAN, CLEAN, 1, NO_GAP, 0),
+	/* move_pages inlined: the list is not seen, the pool state says enough. */
+	TAKE(POOLED_CLEAN, NONE, 1, NO_GAP, 0),
+	TAKE(POOLED_DIRTY, NONE, 1, NO_GAP, 0),
 	TAKE(POOLED_CLEAN, DIRTY, 1, GAP, 0),	/* a re-admission was not seen */
 	TAKE(POOLED, CLEAN, 1, NO_GAP, 0),
 	TAKE(POOLED, DIRTY, 1, NO_GAP, 0),
@@ -707,7 +710,62 @@ static void rules_out_of_range_names_are_unknown(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, pt_cause_name(PT_CAUSE_MAX), "unknown");
 }
 
+/*
+ * A call in flight since before attach (no outer frame) sees part of the
+ * story: every anomaly it would raise becomes a gap, except a refcount of
+ * 0 at insert, which is a fault whatever came before (issue 10, item 7).
+ */
+static void rules_unsure_context_turns_anomalies_into_gaps(struct kunit *test)
+{
+	static const struct { u8 from; u8 role; u8 cause; } cases[] = {
+		{ PT_ST_POOLED_DIRTY, PT_ROLE_ADMIT, PT_CAUSE_NONE },
+		{ PT_ST_ASSIGNED, PT_ROLE_FREE, PT_CAUSE_FOREIGN },
+		{ PT_ST_POOLED_CLEAN, PT_ROLE_ASSIGN, PT_CAUSE_FRESH },
+		{ PT_ST_ASSIGNED, PT_ROLE_TAKE, PT_CAUSE_CLEAN },
+	};
+	struct pt_rule_input in = { .sampled = true, .refcount = 1 };
+	struct pt_rule_result sure, unsure;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		in.role = cases[i].role;
+		in.cause = cases[i].cause;
+		in.unsure = false;
+		pt_rule_apply(cases[i].from, &in, &sure);
+		KUNIT_EXPECT_NE_MSG(test, sure.anomalies, 0, "case %u", i);
+		in.unsure = true;
+		pt_rule_apply(cases[i].from, &in, &unsure);
+		KUNIT_EXPECT_EQ_MSG(test, unsure.anomalies, 0, "case %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, unsure.gap, "case %u", i);
+		KUNIT_EXPECT_TRUE_MSG(test, unsure.record, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(test, unsure.to, sure.to, "case %u", i);
+	}
+	in = (struct pt_rule_input){ .role = PT_ROLE_INSERT, .sampled = true,
+				     .refcount = 0, .ret = -EINVAL,
+				     .by_driver = true, .unsure = true };
+	pt_rule_apply(PT_ST_FREED, &in, &unsure);
+	KUNIT_EXPECT_EQ(test, unsure.anomalies, (u32)BIT(PT_AN_INSERT_ZERO_REF));
+}
+
+/* A walk of an allocation meets chunks it already saw assigned: no record. */
+static void rules_assign_again_to_the_same_owner_is_a_repeat(struct kunit *test)
+{
+	struct pt_rule_input in = { .role = PT_ROLE_ASSIGN,
+				    .cause = PT_CAUSE_FRESH,
+				    .same_owner = true };
+	struct pt_rule_result r;
+
+	pt_rule_apply(PT_ST_ASSIGNED, &in, &r);
+	KUNIT_EXPECT_FALSE(test, r.record);
+	KUNIT_EXPECT_EQ(test, r.anomalies, 0u);
+	in.same_owner = false;
+	pt_rule_apply(PT_ST_ASSIGNED, &in, &r);
+	KUNIT_EXPECT_EQ(test, r.anomalies, (u32)BIT(PT_AN_ASSIGN_WHILE_OWNED));
+}
+
 static struct kunit_case pt_rules_cases[] = {
+	KUNIT_CASE(rules_unsure_context_turns_anomalies_into_gaps),
+	KUNIT_CASE(rules_assign_again_to_the_same_owner_is_a_repeat),
 	KUNIT_CASE_PARAM(rules_admit_from_every_state, admit_gen_params),
 	KUNIT_CASE_PARAM(rules_scrub_from_every_state, scrub_gen_params),
 	KUNIT_CASE_PARAM(rules_take_from_every_state, take_gen_params),

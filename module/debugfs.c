@@ -31,6 +31,7 @@ static const struct pt_profile *pt_dbg_prof;
 static int pt_control_show(struct seq_file *m, void *v)
 {
 	pt_target_show(m);
+	pt_dbg_prof->show_control(m);
 	seq_printf(m, "frozen=%d\noverwrite=%d\nfreeze_on_anomaly=%d\n",
 		   pt_ring_frozen(), pt_ring_overwrite(),
 		   pt_events_freeze_on_anomaly());
@@ -138,10 +139,11 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	seq_printf(
 		m,
 		"tracked=%llu\ncapacity=%llu\nrecycled=%llu\ntracker_full=%llu\n"
-		"filter_used=%llu\ngaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n",
+		"filter_used=%llu\ngaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n"
+		"anomalies_repeated=%llu\n",
 		ts->tracked, ts->capacity, ts->recycled, ts->full,
 		ts->filter_used, ts->gaps, ts->anomalies,
-		ts->anomalies_dropped);
+		ts->anomalies_dropped, ts->anomalies_repeated);
 	for (i = 1; i < PT_ROLE_MAX; i++)
 		seq_printf(m, "events_%s=%llu\n", pt_role_name(i),
 			   ts->events_by_role[i]);

@@ -70,7 +70,3 @@ bool pt_events_freeze_on_anomaly(void)
 	return READ_ONCE(pt_freeze_on_anomaly);
 }
 
-void pt_events_reset(void)
-{
-	atomic64_set(&pt_seq, 0);
-}

@@ -55,12 +55,13 @@ static void take(u8 from, const struct pt_rule_input *in,
 	switch (from) {
 	case PT_ST_POOLED:
 		break;
+	/* cause NONE: the list it came from was not observed (inlined). */
 	case PT_ST_POOLED_CLEAN:
-		r->gap = in->cause != PT_CAUSE_CLEAN;
+		r->gap = in->cause != PT_CAUSE_CLEAN && in->cause != PT_CAUSE_NONE;
 		break;
 	case PT_ST_POOLED_DIRTY:
 		/* Taken clean: the scrub that made it clean was not seen. */
-		r->gap = in->cause != PT_CAUSE_DIRTY;
+		r->gap = in->cause != PT_CAUSE_DIRTY && in->cause != PT_CAUSE_NONE;
 		break;
 	case PT_ST_UNTRACKED:
 		r->gap = true;
@@ -79,6 +80,12 @@ static void assign(u8 from, const struct pt_rule_input *in,
 		   struct pt_rule_result *r)
 {
 	r->to = PT_ST_ASSIGNED;
+	if (pt_state_owned(from) && in->same_owner) {
+		/* A walk of the allocation meets a chunk already seen assigned. */
+		r->to = from;
+		r->record = false;
+		return;
+	}
 	if (pt_state_owned(from)) {
 		r->anomalies |= AN(ASSIGN_WHILE_OWNED);
 		return;
@@ -266,6 +273,11 @@ void pt_rule_apply(u8 from, const struct pt_rule_input *in,
 	}
 	if (unknown)
 		out->gap = true;
+	/* Only a refcount of 0 at insert is a fault whatever came before. */
+	if (in->unsure && (out->anomalies & ~AN(INSERT_ZERO_REF))) {
+		out->anomalies &= AN(INSERT_ZERO_REF);
+		out->gap = true;
+	}
 	/* An anomaly or a gap is always worth a record, even on a repeat. */
 	if (out->anomalies || out->gap)
 		out->record = true;

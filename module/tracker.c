@@ -49,6 +49,7 @@ static bool pt_paused; /* a reset is under way: record nothing */
 static struct pt_anomaly_entry *pt_anomalies;
 static unsigned int pt_max_anomalies;
 static unsigned int pt_nr_anomalies;
+static unsigned int pt_anomaly_stored[PT_AN_MAX]; /* entries per first kind */
 
 static void pt_tracker_clear_locked(void)
 {
@@ -67,6 +68,7 @@ static void pt_tracker_clear_locked(void)
 	memset(&pt_stats, 0, sizeof(pt_stats));
 	pt_stats.capacity = pt_nr_entries;
 	pt_nr_anomalies = 0;
+	memset(pt_anomaly_stored, 0, sizeof(pt_anomaly_stored));
 }
 
 int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies)
@@ -106,7 +108,8 @@ void pt_tracker_exit(void)
  * Clear everything, exactly: every ring write happens under our lock after
  * a check of pt_paused, so once paused no writer is inside the ring and its
  * per-CPU counters can be zeroed. Observations made while paused are not
- * stamped or counted; they belong to neither side of the reset.
+ * stamped or counted; they belong to neither side of the reset. Sequence
+ * numbers go on: a reader sees them increase across resets.
  */
 void pt_tracker_reset(void (*reset_outside)(void))
 {
@@ -118,7 +121,6 @@ void pt_tracker_reset(void (*reset_outside)(void))
 	reset_outside();
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
 	pt_tracker_clear_locked();
-	pt_events_reset();
 	pt_paused = false;
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 }
@@ -385,22 +387,58 @@ static void pt_fill_record(struct pagetrail_record *rec,
 	}
 }
 
+/*
+ * The slot a new anomaly of @kind on @pfn goes to, or -1 to count it only.
+ * A repeat of a (kind, pfn) already stored adds nothing. When the store is
+ * full, a burst of one kind must not push out the first of another: the
+ * newest entry of the most stored kind gives way to a kind less stored.
+ */
+static int pt_anomaly_slot_locked(u8 kind, u64 pfn)
+{
+	unsigned int i, most = 0;
+	int slot = -1;
+
+	for (i = 0; i < pt_nr_anomalies; i++)
+		if (pt_anomalies[i].rec.anomaly == kind &&
+		    pt_anomalies[i].rec.pfn == pfn) {
+			pt_stats.anomalies_repeated++;
+			return -1;
+		}
+	if (pt_nr_anomalies < pt_max_anomalies)
+		return pt_nr_anomalies++;
+	/* Full: one entry is lost either way, the new one or an evicted one. */
+	pt_stats.anomalies_dropped++;
+	for (i = 1; i < PT_AN_MAX; i++)
+		if (pt_anomaly_stored[i] > pt_anomaly_stored[most])
+			most = i;
+	if (pt_anomaly_stored[most] <= pt_anomaly_stored[kind] + 1)
+		return -1;
+	for (i = pt_nr_anomalies; i-- > 0;)
+		if (pt_anomalies[i].rec.anomaly == most) {
+			slot = i;
+			break;
+		}
+	if (slot >= 0)
+		pt_anomaly_stored[most]--;
+	return slot;
+}
+
 static void pt_store_anomaly_locked(const struct pagetrail_record *rec,
 				    const struct pt_entry *e)
 {
 	struct pt_anomaly_entry *a;
+	int slot = pt_anomaly_slot_locked(rec->anomaly, rec->pfn);
 
-	if (pt_nr_anomalies >= pt_max_anomalies) {
-		pt_stats.anomalies_dropped++;
+	if (slot < 0)
 		return;
-	}
-	a = &pt_anomalies[pt_nr_anomalies++];
+	pt_anomaly_stored[rec->anomaly]++;
+	a = &pt_anomalies[slot];
 	a->rec = *rec;
 	if (e)
 		pt_entry_view(e, &a->page);
 	else
 		memset(&a->page, 0, sizeof(a->page));
-	/* The culprit is the current thread: keep how it got here. */
+	/* The current thread: the culprit, or for INSERT_ZERO_REF the victim. */
 	a->nr_stack = stack_trace_save(a->stack, PT_STACK_DEPTH, 2);
 }
 
@@ -460,8 +498,15 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 		e = pt_entry_alloc(obs->pfn, obs->order);
 	else if (e && obs->create)
 		pt_entry_reorder(e, obs->order);
+	if (!e && obs->tracked_only) {
+		raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+		return false;
+	}
 	from = e ? e->v.state : PT_ST_UNTRACKED;
 	in.owner_mismatch = e && obs->owner_known && obs->token != e->v.token;
+	in.same_owner = e && obs->owner_known && obs->token == e->v.token &&
+			obs->alloc_seq == e->v.alloc_seq;
+	in.unsure = obs->unsure || (e && e->v.unsure);
 	in.by_driver = obs->owner_known;
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
@@ -473,6 +518,11 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	if (e) {
 		pt_entry_update_owner(e, obs, &res);
 		pt_entry_set_state(e, res.to);
+		/* A fully seen admission starts a life we know from its start. */
+		if (obs->unsure)
+			e->v.unsure = true;
+		else if (obs->role == PT_ROLE_ADMIT)
+			e->v.unsure = false;
 		e->v.gaps += res.gap;
 		e->v.anomalies += !!res.anomalies;
 	}

@@ -13,6 +13,5 @@ bool pt_observe(const struct pt_obs *obs);
 void pt_observe_event(const struct pt_obs *obs);
 void pt_events_set_freeze_on_anomaly(bool on);
 bool pt_events_freeze_on_anomaly(void);
-void pt_events_reset(void);
 
 #endif /* PAGETRAIL_EVENTS_H */

@@ -23,6 +23,7 @@ struct pt_profile {
 	void (*detach)(void);
 	void (*show_probes)(struct seq_file *m);
 	void (*show_stats)(struct seq_file *m);
+	void (*show_control)(struct seq_file *m); /* e.g. fallbacks in use */
 	void (*reset_stats)(void); /* "reset": the profile's counters too */
 };
 

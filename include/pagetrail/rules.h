@@ -15,6 +15,13 @@ struct pt_rule_input {
 	int ret; /* INSERT: vm_insert_page() return value */
 	bool owner_mismatch; /* the allocation named does not own the chunk */
 	bool by_driver; /* INSERT: inside the driver's mmap, not another mapper */
+	bool same_owner; /* ASSIGN: the chunk is already this allocation's */
+	/*
+	 * The call that made this observation (or an earlier one on this
+	 * chunk) began before pagetrail attached: its context is partial, so
+	 * what would be an anomaly is only a coverage gap.
+	 */
+	bool unsure;
 };
 
 struct pt_rule_result {

@@ -40,6 +40,7 @@ struct pt_page_view {
 	u8 order;
 	u8 state;
 	u8 hist_len;
+	bool unsure; /* touched by a call in flight at attach, since its admission */
 	struct pt_hist hist[PT_HIST_LEN]; /* oldest first */
 };
 
@@ -57,6 +58,8 @@ struct pt_obs {
 	u8 order;
 	bool owner_known; /* INSERT: token is the VMA's allocation */
 	bool create; /* start tracking the chunk if unknown */
+	bool tracked_only; /* an untracked chunk: nothing to say */
+	bool unsure; /* made by a driver call that began before attach */
 	/* sampled page facts */
 	bool sampled;
 	int refcount;
@@ -83,7 +86,8 @@ struct pt_tracker_stats {
 	u64 gaps_by_role[PT_ROLE_MAX];
 	u64 anomalies;
 	u64 anomalies_by_kind[PT_AN_MAX];
-	u64 anomalies_dropped; /* anomaly store full: counted, not stored */
+	u64 anomalies_dropped; /* anomaly store full: one entry lost */
+	u64 anomalies_repeated; /* same kind on the same pfn: counted only */
 	u64 events_by_role[PT_ROLE_MAX];
 };
 

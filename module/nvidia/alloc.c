@@ -31,6 +31,41 @@ int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	return 0;
 }
 
+/*
+ * nv_alloc_set_page inlined: the chunks past those the pool gave (the
+ * ALLOC frame counted them at the take's return) are fresh; say so here.
+ */
+void nv_alloc_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_frame_data *d = data;
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN,
+			      .cause = PT_CAUSE_FRESH,
+			      .create = true };
+
+	if ((nv_fallbacks & NV_FB_SET_PAGE) && regs_return_value(regs) == 0) {
+		obs.alloc_seq = d->f->alloc_seq;
+		nv_walk_alloc_range(d->f->obj, d->f->count, U32_MAX, &obs,
+				    true);
+	}
+	pt_frame_pop(d->f);
+}
+
+/* nv_alloc_coherent_pages inlined: its chunks, once the contig call is done. */
+void nv_contig_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct nv_frame_data *d = data;
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN,
+			      .cause = PT_CAUSE_FRESH,
+			      .create = true };
+
+	if ((nv_fallbacks & NV_FB_COHERENT) && regs_return_value(regs) == 0) {
+		/* Chunks nv_alloc_set_page already named are skipped (same owner). */
+		obs.alloc_seq = d->f->alloc_seq;
+		nv_walk_alloc_chunks(d->f->obj, &obs, true);
+	}
+	pt_frame_pop(d->f);
+}
+
 int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_coherent_data *d = data;
@@ -103,6 +138,11 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	}
 	alloc = pt_frame_find(PT_CTX_ALLOC);
 	take = pt_frame_find(PT_CTX_TAKE);
+	/* Only nv_alloc_system_pages calls it: no frame, it began before attach. */
+	obs.unsure = !alloc || (take && (take->flags & NV_TAKE_UNSURE));
+	/* move_pages inlined: the take is seen here, its list is not. */
+	if (take && (nv_fallbacks & NV_FB_MOVE_PAGES))
+		nv_take_by_walk(d->at, take, d->idx, 1);
 	obs.cause = take ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
 	obs.token = pt_token(d->at);
 	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;

@@ -225,25 +225,38 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 	return n;
 }
 
-void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample)
+/* Chunks [first, first + nr) of an allocation, as @obs says; how many recorded. */
+u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
+			struct pt_obs *obs, bool sample)
 {
 	struct nv_alloc_view av;
 	unsigned long va;
-	u64 i, stride;
-	u32 seen = 0;
+	u64 i, stride, end;
+	u32 seen = 0, recorded = 0;
+	int ret;
 
 	if (!nv_alloc_read(at, &av))
-		return;
+		return 0;
 	stride = 1ULL << av.order;
+	end = min_t(u64, av.num_pages, ((u64)first + nr) * stride);
 	obs->order = av.order;
 	obs->token = pt_token(at);
 	obs->owner_known = true;
 	/* virt_addr == 0 ends the allocated chunks (partial allocations). */
-	for (i = 0; i < av.num_pages && nv_walk_goes_on(seen++); i += stride) {
+	for (i = first * stride; i < end && nv_walk_goes_on(seen++);
+	     i += stride) {
 		if (!nv_pte_virt(&av, i, &va) || !va)
 			break;
 		obs->index = i;
-		if (nv_observe_chunk(obs, va, sample) < 0)
+		ret = nv_observe_chunk(obs, va, sample);
+		if (ret < 0)
 			break;
+		recorded += ret;
 	}
+	return recorded;
+}
+
+void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample)
+{
+	nv_walk_alloc_range(at, 0, U32_MAX, obs, sample);
 }

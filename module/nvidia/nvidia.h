@@ -51,9 +51,27 @@ struct pt_nv_stats {
 	atomic_t alloc_seq;
 };
 
+/*
+ * pt_frame.flags of a TAKE frame: its allocation call began before attach
+ * (no ALLOC frame), so what it takes is seen without its context.
+ */
+#define NV_TAKE_UNSURE BIT(0)
+
 /* pt_frame.flags of a RELEASE frame: what its nested admission did. */
 #define NV_RELEASE_ADMITTED BIT(0) /* chunks went to the pool */
 #define NV_RELEASE_ADMIT_REFUSED BIT(1) /* the pool declined: direct frees */
+
+/*
+ * Static helpers that optimising builds inline (clang -O2, GCC -O3): when
+ * one has no symbol its events come from elsewhere (profile.c says where).
+ */
+enum nv_fallback {
+	NV_FB_SET_PAGE = BIT(0), /* ASSIGN from walks at take/alloc return */
+	NV_FB_MOVE_PAGES = BIT(1), /* TAKE next to its ASSIGN, list unseen */
+	NV_FB_FREE_LIST = BIT(2), /* RECLAIM from frees in shrink/destroy */
+	NV_FB_COHERENT = BIT(3), /* coherent ASSIGN from the contig return */
+};
+extern unsigned int nv_fallbacks;
 
 extern struct pt_nv_layout nv_layout;
 extern struct pt_nv_stats nv_stats;
@@ -90,6 +108,11 @@ struct nv_release_data {
 	unsigned long at;
 };
 
+struct nv_take_data {
+	struct pt_frame *f;
+	unsigned long at;
+};
+
 struct nv_move_data {
 	unsigned long dst;
 	unsigned long src;
@@ -113,9 +136,13 @@ unsigned long nv_entry_va(unsigned long list_node);
 int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample);
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);
 void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
+u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
+			struct pt_obs *obs, bool sample);
 
 /* alloc.c */
 int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_alloc_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+void nv_contig_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_coherent_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_frame_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
@@ -125,6 +152,8 @@ int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_release_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 
 /* pool.c */
+void nv_take_by_walk(unsigned long at, struct pt_frame *take, u32 first,
+		     u32 nr);
 int nv_take_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_move_entry(struct pt_probe *p, struct pt_regs *regs, void *data);

@@ -16,22 +16,60 @@
 
 int nv_take_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
-	struct nv_frame_data *d = data;
+	struct nv_take_data *d = data;
 
 	d->f = pt_frame_push(PT_CTX_TAKE);
 	if (!d->f)
 		return 1;
+	d->at = regs_get_kernel_argument(regs, 1);
 	d->f->obj = regs_get_kernel_argument(regs, 0);
-	d->f->token = pt_token(regs_get_kernel_argument(regs, 1));
+	d->f->token = pt_token(d->at);
+	/* Called only from nv_alloc_system_pages: in flight since before attach? */
+	if (!pt_frame_find(PT_CTX_ALLOC))
+		d->f->flags |= NV_TAKE_UNSURE;
 	return 0;
+}
+
+/*
+ * nv_mem_pool_move_pages inlined: chunks [first, first + nr) of @at came
+ * out of @take's pool; which list they left is not seen (cause none).
+ */
+void nv_take_by_walk(unsigned long at, struct pt_frame *take, u32 first,
+		     u32 nr)
+{
+	struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
+	struct pt_obs obs = { .role = PT_ROLE_TAKE, .create = true };
+	struct nv_pool_view pool;
+
+	if (nv_pool_read(take->obj, &pool))
+		obs.aux = nv_pool_aux(&pool);
+	obs.alloc_seq = alloc ? alloc->alloc_seq : 0;
+	obs.unsure = take->flags & NV_TAKE_UNSURE;
+	take->count += nv_walk_alloc_range(at, first, nr, &obs, true);
 }
 
 void nv_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
-	struct nv_frame_data *d = data;
+	struct nv_take_data *d = data;
+	u32 taken = regs_return_value(regs);
+	struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
+	struct pt_obs obs = { .role = PT_ROLE_ASSIGN,
+			      .cause = PT_CAUSE_POOL,
+			      .create = true };
 
+	/* nv_alloc_set_page inlined: chunks [0, taken) are now the caller's. */
+	if (nv_fallbacks & NV_FB_SET_PAGE) {
+		if (nv_fallbacks & NV_FB_MOVE_PAGES)
+			nv_take_by_walk(d->at, d->f, 0, taken);
+		obs.alloc_seq = alloc ? alloc->alloc_seq : 0;
+		obs.unsure = d->f->flags & NV_TAKE_UNSURE;
+		nv_walk_alloc_range(d->at, 0, taken, &obs, true);
+	}
+	/* Fresh chunks follow the pool's in page_table. */
+	if (alloc && alloc->obj == d->at)
+		alloc->count += taken;
 	/* The pool's own count of chunks handed out must match what we saw. */
-	if ((u32)regs_return_value(regs) != d->f->count)
+	if (taken != d->f->count)
 		atomic64_inc(&nv_stats.take_mismatch);
 	pt_frame_pop(d->f);
 }
@@ -75,6 +113,7 @@ void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		obs.role = PT_ROLE_TAKE;
 		obs.token = f->token;
 		obs.alloc_seq = alloc ? alloc->alloc_seq : 0;
+		obs.unsure = f->flags & NV_TAKE_UNSURE;
 	}
 	obs.order = pool.order;
 	obs.aux = nv_pool_aux(&pool);
@@ -98,6 +137,8 @@ int nv_admit_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	}
 	if (nv_pool_read(pool, &pv))
 		obs.aux = nv_pool_aux(&pv);
+	/* Only nv_free_system_pages admits: no frame, it began before attach. */
+	obs.unsure = !pt_frame_find(PT_CTX_RELEASE);
 	/* Before the lock is taken: the chunks are not visible to others yet. */
 	nv_walk_alloc_chunks(at, &obs, true);
 	return d->f ? 0 : 1;
@@ -240,6 +281,7 @@ int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	obs.order = regs_get_kernel_argument(regs, 1);
 	obs.cause = outer && outer->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
 							    PT_CAUSE_SHRINKER;
+	obs.unsure = !outer; /* its shrinker or teardown began before attach */
 	if (outer && nv_pool_read(outer->obj, &pv))
 		obs.aux = nv_pool_aux(&pv);
 	d->f = pt_frame_push(PT_CTX_RECLAIM_FREE);
@@ -286,6 +328,29 @@ static u8 nv_free_cause(void)
 	}
 }
 
+/*
+ * nv_mem_pool_free_page_list inlined: a tracked chunk freed inside the
+ * shrinker or the pool's teardown left the pool just before.
+ */
+static void nv_reclaim_by_free(u64 pfn, unsigned int order)
+{
+	struct pt_frame *f =
+		pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
+	struct pt_obs obs = { .role = PT_ROLE_RECLAIM, .tracked_only = true };
+	struct nv_pool_view pool;
+
+	if (!f)
+		return;
+	obs.pfn = pfn;
+	obs.order = order;
+	obs.cause = f->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
+					       PT_CAUSE_SHRINKER;
+	if (nv_pool_read(f->obj, &pool))
+		obs.aux = nv_pool_aux(&pool);
+	if (pt_observe(&obs) && f->ctx == PT_CTX_SHRINK)
+		f->count++;
+}
+
 void nv_tp_page_free(void *data, struct page *page, unsigned int order)
 {
 	struct pt_tp_hook *h = data;
@@ -298,6 +363,8 @@ void nv_tp_page_free(void *data, struct page *page, unsigned int order)
 	obs.pfn = pfn;
 	obs.order = order;
 	obs.cause = nv_free_cause();
+	if (nv_fallbacks & NV_FB_FREE_LIST)
+		nv_reclaim_by_free(pfn, order);
 	pt_sample_page(pfn, &obs);
 	pt_observe(&obs);
 }

@@ -34,38 +34,98 @@ MODULE_PARM_DESC(
 	{                                                             \
 		.symbol = sym, .entry = e, .ret = r, .data_size = dsz \
 	}
+/* A static helper an optimising build may inline: its fallback covers it. */
+#define DRV_INLINABLE(sym, e, r, dsz)                                   \
+	{                                                               \
+		.symbol = sym, .in_target = true, .optional = true,     \
+		.entry = e, .ret = r, .data_size = dsz                  \
+	}
 #define FRAME sizeof(struct nv_frame_data)
 
+/*
+ * Innermost functions first: planting goes down this table, so a call that
+ * has an outer frame started after every function it calls was probed, and
+ * a nested call without its outer frame is known to be in flight since
+ * before attach. Removal goes up the table, outermost first.
+ */
 static struct pt_probe nv_probes[] = {
-	DRV("nv_alloc_system_pages", nv_alloc_entry, nv_frame_ret, FRAME),
-	DRV("nv_mem_pool_alloc_pages", nv_take_entry, nv_take_ret, FRAME),
-	DRV("nv_mem_pool_move_pages", nv_move_entry, nv_move_ret,
-	    sizeof(struct nv_move_data)),
-	DRV("nv_alloc_set_page", nv_set_page_entry, nv_set_page_ret,
-	    sizeof(struct nv_set_page_data)),
+	KERN("vm_insert_page", nv_insert_entry, nv_insert_ret,
+	     sizeof(struct nv_insert_data)),
+	KERN("up", nv_up_entry, NULL, 0),
+	DRV_INLINABLE("nv_alloc_set_page", nv_set_page_entry, nv_set_page_ret,
+		      sizeof(struct nv_set_page_data)),
+	DRV_INLINABLE("nv_mem_pool_move_pages", nv_move_entry, nv_move_ret,
+		      sizeof(struct nv_move_data)),
+	DRV_INLINABLE("nv_mem_pool_free_page_list", nv_free_list_entry,
+		      nv_frame_ret, FRAME),
+	DRV_INLINABLE("nv_alloc_coherent_pages", nv_coherent_entry,
+		      nv_coherent_ret, sizeof(struct nv_coherent_data)),
+	DRV("nv_mem_pool_alloc_pages", nv_take_entry, nv_take_ret,
+	    sizeof(struct nv_take_data)),
 	DRV("nv_mem_pool_free_pages", nv_admit_entry, nv_admit_ret, FRAME),
 	DRV("nv_mem_pool_worker", nv_worker_entry, nv_frame_ret, FRAME),
 	DRV("nv_mem_pool_shrinker_count", nv_count_entry, nv_count_ret, 0),
 	DRV("nv_mem_pool_shrinker_scan", nv_scan_entry, nv_scan_ret, FRAME),
-	DRV("nv_mem_pool_free_page_list", nv_free_list_entry, nv_frame_ret,
-	    FRAME),
 	DRV("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret, FRAME),
-	DRV("nv_free_system_pages", nv_release_entry, nv_release_ret,
-	    sizeof(struct nv_release_data)),
-	DRV("nv_alloc_contig_pages", nv_alloc_entry, nv_frame_ret, FRAME),
-	DRV("nv_alloc_coherent_pages", nv_coherent_entry, nv_coherent_ret,
-	    sizeof(struct nv_coherent_data)),
-	DRV("nv_free_contig_pages", nv_release_entry, nv_release_ret,
-	    sizeof(struct nv_release_data)),
-	DRV("nvidia_mmap", nv_mmap_entry, nv_mmap_ret, FRAME),
 	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret,
 	    FRAME),
 	DRV("nvidia_vma_open", nv_vma_open_entry, NULL, 0),
 	DRV("nvidia_vma_release", nv_vma_release_entry, NULL, 0),
-	KERN("vm_insert_page", nv_insert_entry, nv_insert_ret,
-	     sizeof(struct nv_insert_data)),
-	KERN("up", nv_up_entry, NULL, 0),
+	DRV("nv_alloc_system_pages", nv_alloc_entry, nv_alloc_ret, FRAME),
+	DRV("nv_free_system_pages", nv_release_entry, nv_release_ret,
+	    sizeof(struct nv_release_data)),
+	DRV("nvidia_mmap", nv_mmap_entry, nv_mmap_ret, FRAME),
+	DRV("nv_alloc_contig_pages", nv_alloc_entry, nv_contig_ret, FRAME),
+	DRV("nv_free_contig_pages", nv_release_entry, nv_release_ret,
+	    sizeof(struct nv_release_data)),
 };
+
+unsigned int nv_fallbacks;
+
+/* What each fallback stands in for, and the detail it cannot give (tokens). */
+static const struct {
+	const char *symbol;
+	unsigned int flag;
+	const char *via;
+	const char *lost;
+} nv_fallback_table[] = {
+	{ "nv_alloc_set_page", NV_FB_SET_PAGE,
+	  "page_table_walk_at_take_and_alloc_return",
+	  "assignment_order_within_one_call" },
+	{ "nv_mem_pool_move_pages", NV_FB_MOVE_PAGES,
+	  "take_beside_each_pool_assignment",
+	  "clean_or_dirty_list_of_each_take" },
+	{ "nv_mem_pool_free_page_list", NV_FB_FREE_LIST,
+	  "mm_page_free_inside_shrinker_and_destroy",
+	  "reclaims_whose_free_was_not_traced" },
+	{ "nv_alloc_coherent_pages", NV_FB_COHERENT,
+	  "page_table_walk_at_contig_return", "nothing_on_success" },
+};
+
+/*
+ * Before anything is planted, so that no handler ever runs with the wrong
+ * idea of which helpers are seen: a helper with no symbol was inlined.
+ */
+static void nv_choose_fallbacks(const char *target)
+{
+	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN + 2];
+	unsigned int i;
+
+	nv_fallbacks = 0;
+	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++) {
+		snprintf(sym, sizeof(sym), "%s:%s", target,
+			 nv_fallback_table[i].symbol);
+		if (!pt_resolve_function(sym, NULL))
+			continue; /* present: probed directly */
+		nv_fallbacks |= nv_fallback_table[i].flag;
+	}
+	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++)
+		if (nv_fallbacks & nv_fallback_table[i].flag)
+			pr_info("nvidia profile: %s not found (inlined); fallback: %s; lost: %s\n",
+				nv_fallback_table[i].symbol,
+				nv_fallback_table[i].via,
+				nv_fallback_table[i].lost);
+}
 
 static struct pt_tp_hook nv_tp_free = { .name = "mm_page_free",
 					.probe = nv_tp_page_free };
@@ -168,33 +228,55 @@ static int nv_attach(const char *target)
 	ret = nv_check_live_pools(target);
 	if (ret)
 		return ret;
-	ret = pt_tp_attach(&nv_tp_free, 0);
+	nv_choose_fallbacks(target);
+	ret = pt_probes_attach(nv_probes, ARRAY_SIZE(nv_probes), target);
 	if (ret)
 		return ret;
+	/* Last: frees and allocations are judged by the frames above. */
+	ret = pt_tp_attach(&nv_tp_free, 0);
+	if (ret)
+		goto err_probes;
 	ret = pt_tp_attach(&nv_tp_alloc, 1);
 	if (ret)
 		goto err_free;
-	ret = pt_probes_attach(nv_probes, ARRAY_SIZE(nv_probes), target);
-	if (ret)
-		goto err_alloc;
 	return 0;
-err_alloc:
-	pt_tp_detach(&nv_tp_alloc);
 err_free:
 	pt_tp_detach(&nv_tp_free);
+err_probes:
+	pt_probes_detach(nv_probes, ARRAY_SIZE(nv_probes));
 	return ret;
 }
 
 static void nv_detach(void)
 {
-	pt_probes_detach(nv_probes, ARRAY_SIZE(nv_probes));
 	pt_tp_detach(&nv_tp_alloc);
 	pt_tp_detach(&nv_tp_free);
+	pt_probes_detach(nv_probes, ARRAY_SIZE(nv_probes));
+}
+
+static void nv_show_fallbacks(struct seq_file *m)
+{
+	unsigned int i, n = 0;
+
+	seq_puts(m, "fallbacks=");
+	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++)
+		if (nv_fallbacks & nv_fallback_table[i].flag)
+			seq_printf(m, "%s%s", n++ ? "," : "",
+				   nv_fallback_table[i].symbol);
+	seq_puts(m, n ? "\n" : "none\n");
 }
 
 static void nv_show_probes(struct seq_file *m)
 {
+	unsigned int i;
+
 	pt_probes_show(m, nv_probes, ARRAY_SIZE(nv_probes));
+	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++)
+		if (nv_fallbacks & nv_fallback_table[i].flag)
+			seq_printf(m, "fallback=%s via=%s lost=%s\n",
+				   nv_fallback_table[i].symbol,
+				   nv_fallback_table[i].via,
+				   nv_fallback_table[i].lost);
 	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%llu\n",
 		   nv_tp_free.name, nv_tp_free.registered,
 		   pt_tp_hits(&nv_tp_free));
@@ -243,5 +325,6 @@ const struct pt_profile pt_profile_nvidia = {
 	.detach = nv_detach,
 	.show_probes = nv_show_probes,
 	.show_stats = nv_show_stats,
+	.show_control = nv_show_fallbacks,
 	.reset_stats = nv_reset_stats,
 };
