@@ -40,6 +40,33 @@ is "$(param nv_alloc_pool_bit "$p") $(param nv_alloc_page_table "$p")" "203 48" 
 p=$("$TOP/scripts/pagetrail-load" --target nvidia --source table --driver-version 580.105.08 --dry-run 2>&1)
 ok $([ $? -ne 0 ]; echo $?) "table: a driver without the pool is refused"
 like "$p" "predates the page pool" "table: and says why"
+# Pool offsets follow the kernel's lock sizes, read from its BTF: a kernel
+# BTF made from a small C file stands in for a production kernel and for
+# one with CONFIG_DETECT_HUNG_TASK_BLOCKER (struct semaphore + 8 bytes).
+fake_btf() { # NAME EXTRA-SEMAPHORE-MEMBER
+	printf '%s\n' 'struct spinlock { int raw; }; typedef struct spinlock spinlock_t;' \
+		"struct semaphore { spinlock_t lock; unsigned int count; void *wait[2]; $2 };" \
+		'struct shrinker { char body[64]; };' \
+		'spinlock_t a; struct semaphore b; struct shrinker c;' > "$out/$1.c"
+	gcc -g -c -o "$out/$1.o" "$out/$1.c" &&
+		pahole --btf_encode_detached="$out/$1.btf" "$out/$1.o" 2>/dev/null
+}
+fake_btf prod "" && fake_btf blocker "unsigned long last_holder;"
+ok $? "fixture kernel BTFs (semaphore of 24 and 32 bytes)"
+table() { # BTF KERNEL-RELEASE
+	PAGETRAIL_VMLINUX_BTF=$out/$1.btf PAGETRAIL_KERNEL_RELEASE=$2 "$TOP/scripts/pagetrail-load" \
+		--target nvidia --source table --driver-version 595.45.04 --dry-run 2>&1
+}
+pool_of() { echo "$(param nv_pool_node_id "$1") $(param nv_pool_order "$1") $(param nv_pool_lock "$1") $(param nv_pool_size "$1") $(param nv_pool_shrinker "$1")"; }
+p=$(table prod 6.12.95)
+is "$(pool_of "$p")" "136 140 152 168 -1" "table, production 6.12 locks: pool offsets 136/140/152, size 168"
+like "$p" "pool offsets from kernel BTF" "table: says the pool offsets come from the kernel's BTF"
+p=$(table prod 6.1.0)
+is "$(pool_of "$p")" "136 140 152 232 168" "table, production 6.1 locks: embedded shrinker at 168, size 232"
+p=$(table blocker 6.18.44)
+is "$(pool_of "$p")" "144 148 160 176 -1" "table, hung-task blocker: node_id/order/lock 144/148/160, size 176"
+like "$p" "struct semaphore 32 bytes" "table: says the semaphore grew and by how much"
+
 p=$("$TOP/scripts/pagetrail-load" --target nosuch --source btf --dry-run 2>&1)
 ok $([ $? -ne 0 ]; echo $?) "btf: a target without BTF is refused"
 summary
