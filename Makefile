@@ -9,7 +9,7 @@ PROGS_OUT ?= $(TOP)/build/progs
 CC_PROGS ?= gcc
 PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/tests/nvsim
 
-PROGS := cuinit memhog stopwatch
+PROGS := cuinit memhog stopwatch ptbadin
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
 # The pagetrail command: every tools/pagetrail/*.c, dynamically linked
@@ -46,6 +46,7 @@ $(TOOL_BIN): $(TOOL_SRCS) $(TOOL_HDRS) include/uapi/pagetrail.h include/uapi/pag
 $(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/stopwatch: tests/progs/stopwatch.c
+$(PROGS_OUT)/ptbadin: tests/progs/ptbadin.c
 $(PROG_BINS):
 	@mkdir -p $(PROGS_OUT)
 	$(CC_PROGS) $(PROG_CFLAGS) -o $@ $(filter %.c,$^)
