@@ -92,7 +92,38 @@ static const struct control_case refused[] = {
 	{ "NUL inside", "att\0ach", 7, 0, false, "NUL byte in command" },
 	{ "NUL at the end", "attach\0", 7, 0, false, "NUL byte in command" },
 	{ "NUL before the value", "overwrite\0=1", 12, 0, false, "NUL byte in command" },
+	{ "devcg without a value", "devcg", 0, 0, false, "value must be 0 or 1" },
+	{ "devcg=2", "devcg=2", 0, 0, false, "value must be 0 or 1" },
+	{ "devcg_major without a value", "devcg_major", 0, 0, false,
+	  "value must be a major 0..4095 or all" },
+	{ "devcg_major=4096", "devcg_major=4096", 0, 0, false, "value must be a major 0..4095 or all" },
+	{ "devcg_major=-1", "devcg_major=-1", 0, 0, false, "value must be a major 0..4095 or all" },
+	{ "devcg_major=19x", "devcg_major=19x", 0, 0, false, "value must be a major 0..4095 or all" },
+	{ "devcg_major=ALL", "devcg_major=ALL", 0, 0, false, "value must be a major 0..4095 or all" },
 };
+
+/* devcg_major= carries a number: the major, or -1 for "all". */
+static void control_devcg_major_parses_the_number(struct kunit *test)
+{
+	static const struct { const char *in; int number; } ok[] = {
+		{ "devcg_major=0", 0 }, { "devcg_major=195", 195 },
+		{ "devcg_major=4095\n", 4095 }, { " devcg_major=all ", -1 },
+	};
+	struct pt_cmd cmd;
+	const char *why;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		cmd.number = 12345;
+		KUNIT_EXPECT_EQ_MSG(test, pt_control_parse(ok[i].in, strlen(ok[i].in), &cmd, &why), 0,
+				    "%s", ok[i].in);
+		KUNIT_EXPECT_EQ(test, cmd.op, PT_CMD_DEVCG_MAJOR);
+		KUNIT_EXPECT_EQ_MSG(test, cmd.number, ok[i].number, "%s", ok[i].in);
+	}
+	KUNIT_EXPECT_EQ(test, pt_control_parse("devcg=1", 7, &cmd, &why), 0);
+	KUNIT_EXPECT_EQ(test, cmd.op, PT_CMD_DEVCG);
+	KUNIT_EXPECT_TRUE(test, cmd.value);
+}
 
 KUNIT_ARRAY_PARAM(refused, refused, control_case_desc);
 
@@ -142,6 +173,7 @@ static struct kunit_case pt_control_cases[] = {
 	KUNIT_CASE_PARAM(control_refuses_malformed_input_with_a_reason, refused_gen_params),
 	KUNIT_CASE(control_leaves_the_input_untouched),
 	KUNIT_CASE(control_reason_follows_the_last_call),
+	KUNIT_CASE(control_devcg_major_parses_the_number),
 	{}
 };
 
