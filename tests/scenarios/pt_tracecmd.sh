@@ -4,7 +4,7 @@
 # events, with the same fields, as pagetrail's own flight recorder.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 16
+plan 17
 
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded"
@@ -13,12 +13,19 @@ is "$(grep -cxE 'admit|scrub|take|assign|reclaim|free|release|alloc|insert|map|v
 	"tracefs lists the pagetrail tracepoints (one per role, plus anomaly)"
 
 echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
-trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed 3 > /tmp/cuinit.out 2>/tmp/tc.err
+# The foreign thread frees the page on CPU 1, where it waits on that CPU's
+# free list until cuinit's pool takes it. trace-cmd's recorder threads
+# allocate pages as they read; on CPU 1 they took it first now and then
+# (the sanitizer kernel is slow enough to widen that window), so the
+# chain never happened. trace-cmd and everything it starts stay on CPU 0.
+taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed 3 > /tmp/cuinit.out 2>/tmp/tc.err
 ok $? "trace-cmd record -e pagetrail around cuinit --foreign"
 echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
 trace-cmd report -i /tmp/tc.dat > /tmp/tc.txt 2>/dev/null
 ok $? "trace-cmd report"
 pfn=$(grep '^foreign ' /tmp/cuinit.out | field pfn)
+grep -q "^mmap .*rc=-1" /tmp/cuinit.out
+ok $? "the foreign put broke the next generation's mmap (the chain this test follows happened)"
 pt_drain
 is "$(grep -c ' insert: ' /tmp/tc.txt)" "$(ev role_insert)" \
 	"trace-cmd saw as many inserts as the flight recorder ($(ev role_insert))"
