@@ -6,13 +6,17 @@ TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 BUILD=${PAGETRAIL_BUILD:-$TOP/build}
 CACHE=${PAGETRAIL_CACHE:-/var/tmp/pagetrail}
 
-# The newest installed Debian 6.1 and 6.12 kernels that have headers.
+# The newest installed Debian 6.1 or 6.12 kernel that has headers; "rt":
+# the PREEMPT_RT 6.12 one.
 stock_kernel()
 {
 	local series=$1 v
-	v=$(ls -d /lib/modules/"$series".*/build 2>/dev/null | sed 's|/lib/modules/||; s|/build||' |
-		sort -V | tail -n1)
-	echo "$v"
+	if [ "$series" = rt ]; then
+		v=$(ls -d /lib/modules/6.12.*-rt-amd64/build 2>/dev/null)
+	else
+		v=$(ls -d /lib/modules/"$series".*/build 2>/dev/null | grep -v -- '-rt-')
+	fi
+	echo "$v" | sed 's|/lib/modules/||; s|/build||' | sort -V | tail -n1
 }
 
 # kernel_image NAME: bzImage for a stock version or "debug".
@@ -37,6 +41,7 @@ kernel_label()
 {
 	case $1 in
 	debug) echo "debug-6.12" ;;
+	*-rt-amd64) echo "6.12-rt" ;;
 	6.1.*) echo "6.1" ;;
 	6.12.*) echo "6.12" ;;
 	*) echo "$1" ;;
