@@ -146,7 +146,7 @@ static int run(const char *dir, unsigned int cases, uint64_t seed, const char *t
 	unsigned int i;
 	size_t len;
 	ssize_t w;
-	int fd;
+	int fd, bad;
 
 	rng = seed;
 	snprintf(path, sizeof(path), "%s/control", dir);
@@ -163,13 +163,13 @@ static int run(const char *dir, unsigned int cases, uint64_t seed, const char *t
 		close(fd);
 		if (w == (ssize_t)len && len > 0) {
 			accepted++;
-			wrong += !valid(buf, len);
+			bad = !valid(buf, len);
 		} else {
 			refused++;
 			/* An empty write may return 0 or EINVAL; anything else is EINVAL. */
-			wrong += valid(buf, len) || (w < 0 && errno != EINVAL && len > 0);
+			bad = valid(buf, len) || (w < 0 && errno != EINVAL && len > 0);
 		}
-		if (wrong && wrong < 4 && (w < 0) == valid(buf, len))
+		if (bad && wrong++ < 8)
 			fprintf(stderr, "ptbadin: %s case %u: %zd (%s) for %zu bytes '%.*s'\n",
 				tag, i, w, w < 0 ? strerror(errno) : "ok", len, (int)len, buf);
 	}

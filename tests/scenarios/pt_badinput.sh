@@ -10,6 +10,7 @@ plan 24
 
 insmod /pt/modules/nvsim.ko && pt_load
 ok $? "nvsim and pagetrail loaded"
+good=$(pt_layout)	# once: the loader is slow under emulation
 echo 1 > /proc/sys/kernel/printk	# 10,000 refusals: to dmesg, not the console
 dmesg -c > /dev/null
 ptbadin $PT 10000 42 > /tmp/badin.out 2> /tmp/badin.err
@@ -17,9 +18,11 @@ ok $? "every generated write got the right answer: $(tr '\n' ' ' < /tmp/badin.ou
 sed 's/^/# /' /tmp/badin.err | head -n 5
 cases=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^cases=/) n += substr($i, 7) } END { print n }' /tmp/badin.out)
 is "$cases" 10000 "10,000 cases written"
-refused=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^refused=/) n += substr($i, 9) } END { print n }' /tmp/badin.out)
-logged=$(dmesg | grep -c 'pagetrail: control: ')
-cmp_ok "$logged" -ge "$((refused * 9 / 10))" "refusals say why in the log ($logged lines for $refused refusals; the kernel log may wrap)"
+# The log: a small batch, so the kernel's log buffer holds every line.
+dmesg -c > /dev/null
+ptbadin $PT 300 7 > /tmp/badin2.out 2> /dev/null
+refused=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^refused=/) n += substr($i, 9) } END { print n }' /tmp/badin2.out)
+is "$(dmesg | grep -c 'pagetrail: control: ')" "$refused" "every refusal says why in the log, one line each ($refused of 300)"
 echo 7 > /proc/sys/kernel/printk
 echo thaw > $PT/control && echo devcg=0 > $PT/control && echo attach > $PT/control
 is "$(kv state $PT/control) $(kv frozen $PT/control)" "attached 0" "pagetrail still answers and attaches"
@@ -35,7 +38,7 @@ refuse() { # DESCRIPTION LOG-TEXT PARAM...
 	local d=$1 t=$2
 	shift 2
 	dmesg -c > /dev/null
-	insmod /pt/modules/pagetrail.ko target=nvsim $(pt_layout) "$@" 2> /dev/null
+	insmod /pt/modules/pagetrail.ko target=nvsim $good "$@" 2> /dev/null
 	local rc=$?
 	[ $rc != 0 ] && ! test -d $PT && dmesg | grep -q -- "$t"
 	ok $? "$d: refused, log says '$t'"
@@ -56,7 +59,7 @@ refuse "an entry offset that wraps an int" "nv_entry_list_node=2147483632" nv_en
 accept() { # DESCRIPTION PARAM...
 	local d=$1
 	shift
-	insmod /pt/modules/pagetrail.ko target=nvsim $(pt_layout) "$@" 2> /dev/null &&
+	insmod /pt/modules/pagetrail.ko target=nvsim $good "$@" 2> /dev/null &&
 		[ "$(kv state $PT/control)" = attached ]
 	ok $? "$d: loads and attaches"
 	rmmod pagetrail 2> /dev/null
@@ -67,7 +70,7 @@ accept "max_anomalies=4096 maxactive=4096, the largest" max_anomalies=4096 maxac
 
 # A wrong pools address is refused before anything is planted.
 dmesg -c > /dev/null
-insmod /pt/modules/pagetrail.ko target=nvsim $(pt_layout | sed 's/nv_pools_addr=[^ ]*//') nv_pools_addr=0xffffffff81000000 2> /dev/null
+insmod /pt/modules/pagetrail.ko target=nvsim $(echo "$good" | sed 's/nv_pools_addr=[^ ]*//') nv_pools_addr=0xffffffff81000000 2> /dev/null
 rc=$?
 isnt $rc 0 "nv_pools_addr outside nvsim: refused"
 dmesg | grep -q "nv_pools_addr names .*not a symbol of nvsim"
