@@ -58,15 +58,14 @@ echo 1 > $P/fault_foreign_put
 echo 32768 > /sys/kernel/tracing/buffer_size_kb
 trace-cmd record -q -N 127.0.0.1:18765 -e pagetrail -e task:task_newtask -e task:task_rename cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tcn.err
 echo 0 > $P/fault_foreign_put
-# The listener merges its per-CPU streams after the client leaves: wait
-# until the file has stopped growing (TCG is slow), at most a minute.
-last=-1
-for i in $(seq 30); do
+# The listener merges its per-CPU streams after the client leaves and says
+# "CPUn data recorded" for each: wait for all of them (TCG), at most 2 min.
+cpus=$(grep -c ^processor /proc/cpuinfo)
+for i in $(seq 60); do
+	[ "$(grep -c 'data recorded at offset' /tmp/listen.log)" -ge "$cpus" ] && break
 	sleep 2
-	cur=$(cat /tmp/listen/*.dat 2> /dev/null | wc -c)
-	[ "$cur" -gt 0 ] && [ "$cur" = "$last" ] && break
-	last=$cur
 done
+sleep 1
 kill $lpid 2> /dev/null
 cat /tmp/listen.log /tmp/tcn.err >&2
 dat=$(ls /tmp/listen/*.dat 2> /dev/null | head -n1)
