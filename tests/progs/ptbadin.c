@@ -146,7 +146,7 @@ static int run(const char *dir, unsigned int cases, uint64_t seed, const char *t
 	unsigned int i;
 	size_t len;
 	ssize_t w;
-	int fd, bad;
+	int fd, bad, err;
 
 	rng = seed;
 	snprintf(path, sizeof(path), "%s/control", dir);
@@ -160,6 +160,7 @@ static int run(const char *dir, unsigned int cases, uint64_t seed, const char *t
 		if (fd < 0)
 			return perror("open control"), 2;
 		w = write(fd, buf, len);
+		err = errno; /* valid() below uses strtol, which sets errno */
 		close(fd);
 		if (w == (ssize_t)len && len > 0) {
 			accepted++;
@@ -167,11 +168,11 @@ static int run(const char *dir, unsigned int cases, uint64_t seed, const char *t
 		} else {
 			refused++;
 			/* An empty write may return 0 or EINVAL; anything else is EINVAL. */
-			bad = valid(buf, len) || (w < 0 && errno != EINVAL && len > 0);
+			bad = valid(buf, len) || (w < 0 && err != EINVAL && len > 0);
 		}
 		if (bad && wrong++ < 8)
 			fprintf(stderr, "ptbadin: %s case %u: %zd (%s) for %zu bytes '%.*s'\n",
-				tag, i, w, w < 0 ? strerror(errno) : "ok", len, (int)len, buf);
+				tag, i, w, w < 0 ? strerror(err) : "ok", len, (int)len, buf);
 	}
 	for (i = 0; i < sizeof(readonly) / sizeof(readonly[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, readonly[i]);
