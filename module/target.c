@@ -15,6 +15,7 @@
 #include <pagetrail/profile.h>
 #include <pagetrail/probes.h>
 #include <pagetrail/frames.h>
+#include <pagetrail/tracker.h>
 
 enum pt_target_state {
 	PT_TGT_DETACHED,
@@ -81,6 +82,7 @@ static int pt_target_attach_locked(void)
 		return 0;
 	}
 	pt_frames_reset();
+	pt_tracker_new_epoch();
 	ret = pt_prof->attach(pt_target_name);
 	if (ret) {
 		snprintf(pt_target_why, sizeof(pt_target_why),

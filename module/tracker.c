@@ -45,6 +45,12 @@ static u8 *pt_filter;
 static u32 pt_orders_seen; /* bit per chunk order ever tracked */
 static struct pt_tracker_stats pt_stats;
 static bool pt_paused; /* a reset is under way: record nothing */
+/*
+ * Bumped at every attach: what a chunk went through while pagetrail was
+ * detached was not seen, so a chunk known from an earlier epoch is unsure
+ * until its next fully seen admission. O(1) per attach, whatever the table.
+ */
+static u16 pt_epoch;
 
 static struct pt_anomaly_entry *pt_anomalies;
 static unsigned int pt_max_anomalies;
@@ -122,6 +128,16 @@ void pt_tracker_reset(void (*reset_outside)(void))
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
 	pt_tracker_clear_locked();
 	pt_paused = false;
+	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+}
+
+/* Before probes are planted: every chunk known so far may have moved unseen. */
+void pt_tracker_new_epoch(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
+	pt_epoch++;
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 }
 
@@ -247,6 +263,7 @@ static struct pt_entry *pt_entry_alloc(u64 pfn, u8 order)
 	e->v.pfn = pfn;
 	e->v.order = order;
 	e->v.state = PT_ST_UNTRACKED;
+	e->v.epoch = pt_epoch;
 	INIT_LIST_HEAD(&e->freed_link);
 	hlist_add_head(&e->node, &pt_buckets[hash_64(pfn, pt_hash_bits)]);
 	pt_filter_add(pfn);
@@ -506,7 +523,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	in.owner_mismatch = e && obs->owner_known && obs->token != e->v.token;
 	in.same_owner = e && obs->owner_known && obs->token == e->v.token &&
 			obs->alloc_seq == e->v.alloc_seq;
-	in.unsure = obs->unsure || (e && e->v.unsure);
+	in.unsure = obs->unsure ||
+		    (e && (e->v.unsure || e->v.epoch != READ_ONCE(pt_epoch)));
 	in.by_driver = obs->owner_known;
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
@@ -519,10 +537,12 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 		pt_entry_update_owner(e, obs, &res);
 		pt_entry_set_state(e, res.to);
 		/* A fully seen admission starts a life we know from its start. */
-		if (obs->unsure)
+		if (obs->unsure) {
 			e->v.unsure = true;
-		else if (obs->role == PT_ROLE_ADMIT)
+		} else if (obs->role == PT_ROLE_ADMIT) {
 			e->v.unsure = false;
+			e->v.epoch = pt_epoch;
+		}
 		e->v.gaps += res.gap;
 		e->v.anomalies += !!res.anomalies;
 	}

@@ -41,6 +41,7 @@ struct pt_page_view {
 	u8 state;
 	u8 hist_len;
 	bool unsure; /* touched by a call in flight at attach, since its admission */
+	u16 epoch; /* attach epoch of its last fully seen admission (or creation) */
 	struct pt_hist hist[PT_HIST_LEN]; /* oldest first */
 };
 
@@ -94,6 +95,7 @@ struct pt_tracker_stats {
 int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies);
 void pt_tracker_exit(void);
 void pt_tracker_reset(void (*reset_outside)(void));
+void pt_tracker_new_epoch(void);
 
 bool pt_tracker_maybe_tracked(u64 pfn);
 bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
