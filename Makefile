@@ -27,7 +27,7 @@ TOOL_CFLAGS += -DPT_NO_TRACECMD
 endif
 TOOL_BIN := $(PROGS_OUT)/pagetrail
 
-.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install help fuzz
+.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install install help fuzz
 
 all: modules
 
@@ -77,7 +77,14 @@ dkms-check:
 	bash $(TOP)/tests/host/dkms.sh $(TOP)/build/dkms-check
 
 VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
-dkms-install:
+# The userspace side: the pagetrail command and the loader.
+PREFIX ?= /usr/local
+install: $(TOOL_BIN)
+	install -D -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/pagetrail
+	install -D -m 755 $(TOP)/scripts/pagetrail-load $(DESTDIR)$(PREFIX)/sbin/pagetrail-load
+
+# The module through DKMS (rebuilt for every kernel), and the command.
+dkms-install: install
 	$(TOP)/scripts/dkms-source /usr/src
 	dkms add pagetrail/$(VERSION)
 	dkms install pagetrail/$(VERSION)
@@ -85,7 +92,9 @@ dkms-install:
 help:
 	@echo "make [KVER=|KDIR=]   build pagetrail.ko"
 	@echo "make tests           also build nvsim, KUnit and test programs"
-	@echo "make check           all tests on Debian 6.1, 6.12 and the sanitizer kernel"
+	@echo "make check           all tests on Debian 6.1, 6.12, 6.12-rt and the sanitizer kernel"
 	@echo "make demo            R1 demo in QEMU"
 	@echo "make bench           overhead ratios, measured in one VM run"
 	@echo "make dkms-check      dkms add/build for the installed kernels"
+	@echo "make install         the pagetrail command and pagetrail-load (PREFIX=/usr/local)"
+	@echo "make dkms-install    the module with DKMS, and make install"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * The text form of a pagetrail record (debugfs "events", tools/ptdecode):
+ * The text form of a pagetrail record (debugfs "events", pagetrail decode):
  * one line of key=value pairs. The including file provides pt_role_name(),
  * pt_cause_name(), pt_state_name() and pt_anomaly_name().
  */
