@@ -17,7 +17,7 @@ plan 14
 
 cycles=20
 grep -q 'pt.long=1' /proc/cmdline && cycles=100
-rm -f /tmp/stop /tmp/loadfail /tmp/rd.* /tmp/load.*
+rm -f /tmp/stop /tmp/loadfail /tmp/rd.* /tmp/load.* /tmp/an.first
 
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=16384
 ok $? "nvsim and pagetrail loaded"
@@ -52,7 +52,13 @@ memhog --limit-mb 256 --step-mb 32 > /tmp/memhog.out 2>&1 &
 ) & rt=$!
 
 # Anomaly counts by kind, kept before each reset clears them.
-collect() { grep -E '^anomaly_[A-Z_]+=[1-9]' $PT/stats >> /tmp/kinds; }
+collect() {
+	grep -E '^anomaly_[A-Z_]+=[1-9]' $PT/stats >> /tmp/kinds
+	# Keep the first anomalies seen, with their histories, to show below.
+	if [ ! -s /tmp/an.first ] && grep -q '^anomaly=' $PT/anomalies; then
+		cp $PT/anomalies /tmp/an.first
+	fi
+}
 kinds() { awk -F= '{ n[$1] += $2; t += $2 } END { for (k in n) printf "%s=%d ", k, n[k]; print "total=" t + 0 }' /tmp/kinds; }
 
 # Churn: detach, attach, and now and then reset, with the driver busy.
@@ -95,6 +101,7 @@ collect
 test ! -s /tmp/loadfail
 ok $? "every cuinit run succeeded ($(cat /tmp/load.* | grep -c '^summary ') runs)"
 is "$(kinds)" "total=0" "no anomaly on a clean workload through $cycles attach cycles"
+[ -s /tmp/an.first ] && head -n 24 /tmp/an.first | sed 's/^/# /'
 diag "$(grep -E '^(gaps|tracked|ring_produced|ring_lost)=' $PT/stats | tr '\n' ' ')"
 
 echo detach > $PT/control
