@@ -82,7 +82,6 @@ static int pt_target_attach_locked(void)
 		return 0;
 	}
 	pt_frames_reset();
-	pt_tracker_new_epoch();
 	ret = pt_prof->attach(pt_target_name);
 	if (ret) {
 		snprintf(pt_target_why, sizeof(pt_target_why),
@@ -93,6 +92,12 @@ static int pt_target_attach_locked(void)
 		pt_target_error = ret;
 		return ret;
 	}
+	/*
+	 * After every probe and hook is in: while they were planted one by
+	 * one (seconds on a busy machine), frees or takes went unseen, so
+	 * what was observed until now is from an epoch with holes in it.
+	 */
+	pt_tracker_new_epoch();
 	pt_state = PT_TGT_ATTACHED;
 	pt_target_error = 0;
 	pt_target_why[0] = '\0';

@@ -46,9 +46,10 @@ static u32 pt_orders_seen; /* bit per chunk order ever tracked */
 static struct pt_tracker_stats pt_stats;
 static bool pt_paused; /* a reset is under way: record nothing */
 /*
- * Bumped at every attach: what a chunk went through while pagetrail was
- * detached was not seen, so a chunk known from an earlier epoch is unsure
- * until its next fully seen admission. O(1) per attach, whatever the table.
+ * Bumped when an attach completes: what a chunk went through while
+ * pagetrail was detached, or while its probes were still being planted,
+ * was not all seen, so a chunk known from an earlier epoch is unsure until
+ * its next fully seen admission. O(1) per attach, whatever the table.
  */
 static u16 pt_epoch;
 
@@ -131,7 +132,10 @@ void pt_tracker_reset(void (*reset_outside)(void))
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 }
 
-/* Before probes are planted: every chunk known so far may have moved unseen. */
+/*
+ * Once everything is planted: every chunk known so far, including those
+ * seen while probes were going in, may have moved unseen.
+ */
 void pt_tracker_new_epoch(void)
 {
 	unsigned long flags;
