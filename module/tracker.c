@@ -10,7 +10,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
-#include <linux/bitmap.h>
+#include <linux/mutex.h>
 #include <linux/log2.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/rules.h>
@@ -120,8 +120,10 @@ void pt_tracker_exit(void)
  */
 void pt_tracker_reset(void (*reset_outside)(void))
 {
+	static DEFINE_MUTEX(pt_reset_lock); /* two resets at once: one unpause */
 	unsigned long flags;
 
+	mutex_lock(&pt_reset_lock);
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
 	pt_paused = true;
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
@@ -130,6 +132,7 @@ void pt_tracker_reset(void (*reset_outside)(void))
 	pt_tracker_clear_locked();
 	pt_paused = false;
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
+	mutex_unlock(&pt_reset_lock);
 }
 
 /*
