@@ -101,7 +101,7 @@ collect
 test ! -s /tmp/loadfail
 ok $? "every cuinit run succeeded ($(cat /tmp/load.* | grep -c '^summary ') runs)"
 is "$(kinds)" "total=0" "no anomaly on a clean workload through $cycles attach cycles"
-[ -s /tmp/an.first ] && head -n 24 /tmp/an.first | sed 's/^/# /'
+[ -s /tmp/an.first ] && head -n 80 /tmp/an.first | sed 's/^/# /'
 diag "$(grep -E '^(gaps|tracked|ring_produced|ring_lost)=' $PT/stats | tr '\n' ' ')"
 
 echo detach > $PT/control
