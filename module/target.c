@@ -82,6 +82,7 @@ static int pt_target_attach_locked(void)
 		return 0;
 	}
 	pt_frames_reset();
+	pt_tracker_set_partial(true);
 	ret = pt_prof->attach(pt_target_name);
 	if (ret) {
 		snprintf(pt_target_why, sizeof(pt_target_why),
@@ -97,7 +98,7 @@ static int pt_target_attach_locked(void)
 	 * one (seconds on a busy machine), frees or takes went unseen, so
 	 * what was observed until now is from an epoch with holes in it.
 	 */
-	pt_tracker_new_epoch();
+	pt_tracker_set_partial(false);
 	pt_state = PT_TGT_ATTACHED;
 	pt_target_error = 0;
 	pt_target_why[0] = '\0';
@@ -109,6 +110,7 @@ static int pt_target_attach_locked(void)
 static void pt_target_detach_locked(enum pt_target_state next)
 {
 	if (pt_state == PT_TGT_ATTACHED) {
+		pt_tracker_set_partial(true);
 		pt_prof->detach();
 		pt_frames_reset();
 		pr_info("detached from %s\n", pt_target_name);

@@ -52,6 +52,13 @@ static bool pt_paused; /* a reset is under way: record nothing */
  * its next fully seen admission. O(1) per attach, whatever the table.
  */
 static u16 pt_epoch;
+/*
+ * Between the start of a detach and the end of the next attach, probes
+ * and hooks come and go one by one (seconds on a busy machine): frees or
+ * takes go unseen while assignments and inserts are still recorded, so
+ * every observation in that window is unsure too.
+ */
+static bool pt_partial = true;
 
 static struct pt_anomaly_entry *pt_anomalies;
 static unsigned int pt_max_anomalies;
@@ -136,15 +143,18 @@ void pt_tracker_reset(void (*reset_outside)(void))
 }
 
 /*
- * Once everything is planted: every chunk known so far, including those
- * seen while probes were going in, may have moved unseen.
+ * @partial: probes and hooks are about to come or go. Clearing it, once
+ * everything is planted, starts a new epoch: every chunk known so far,
+ * including those seen while probes were going in, may have moved unseen.
  */
-void pt_tracker_new_epoch(void)
+void pt_tracker_set_partial(bool partial)
 {
 	unsigned long flags;
 
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
-	pt_epoch++;
+	if (!partial)
+		pt_epoch++;
+	pt_partial = partial;
 	raw_spin_unlock_irqrestore(&pt_tracker_lock, flags);
 }
 
@@ -509,6 +519,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	struct pt_rule_result res;
 	struct pt_entry *e;
 	unsigned long flags;
+	bool unsure;
 	u8 from;
 
 	raw_spin_lock_irqsave(&pt_tracker_lock, flags);
@@ -530,8 +541,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	in.owner_mismatch = e && obs->owner_known && obs->token != e->v.token;
 	in.same_owner = e && obs->owner_known && obs->token == e->v.token &&
 			obs->alloc_seq == e->v.alloc_seq;
-	in.unsure = obs->unsure ||
-		    (e && (e->v.unsure || e->v.epoch != READ_ONCE(pt_epoch)));
+	unsure = obs->unsure || pt_partial;
+	in.unsure = unsure || (e && (e->v.unsure || e->v.epoch != pt_epoch));
 	in.by_driver = obs->owner_known;
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
@@ -544,7 +555,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 		pt_entry_update_owner(e, obs, &res);
 		pt_entry_set_state(e, res.to);
 		/* A fully seen admission starts a life we know from its start. */
-		if (obs->unsure) {
+		if (unsure) {
 			e->v.unsure = true;
 		} else if (obs->role == PT_ROLE_ADMIT) {
 			e->v.unsure = false;

@@ -95,7 +95,7 @@ struct pt_tracker_stats {
 int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies);
 void pt_tracker_exit(void);
 void pt_tracker_reset(void (*reset_outside)(void));
-void pt_tracker_new_epoch(void);
+void pt_tracker_set_partial(bool partial);
 
 bool pt_tracker_maybe_tracked(u64 pfn);
 bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
