@@ -161,6 +161,14 @@ u32 nv_pool_aux(const struct nv_pool_view *p)
 	return p->node << 16 | p->order;
 }
 
+/* A record's aux for the pool at @pool: node << 16 | order, 0 if unreadable. */
+u32 nv_pool_aux_at(unsigned long pool)
+{
+	struct nv_pool_view pv;
+
+	return nv_pool_read(pool, &pv) ? nv_pool_aux(&pv) : 0;
+}
+
 unsigned long nv_entry_va(unsigned long list_node)
 {
 	unsigned long va = 0;

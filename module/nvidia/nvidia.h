@@ -132,6 +132,7 @@ bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v);
 bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va);
 bool nv_pool_read(unsigned long pool, struct nv_pool_view *v);
 u32 nv_pool_aux(const struct nv_pool_view *p);
+u32 nv_pool_aux_at(unsigned long pool);
 unsigned long nv_entry_va(unsigned long list_node);
 int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample);
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);

@@ -39,10 +39,8 @@ void nv_take_by_walk(unsigned long at, struct pt_frame *take, u32 first,
 {
 	struct pt_frame *alloc = pt_frame_find(PT_CTX_ALLOC);
 	struct pt_obs obs = { .role = PT_ROLE_TAKE, .create = true };
-	struct nv_pool_view pool;
 
-	if (nv_pool_read(take->obj, &pool))
-		obs.aux = nv_pool_aux(&pool);
+	obs.aux = nv_pool_aux_at(take->obj);
 	obs.alloc_seq = alloc ? alloc->alloc_seq : 0;
 	obs.unsure = take->flags & NV_TAKE_UNSURE;
 	take->count += nv_walk_alloc_range(at, first, nr, &obs, true);
@@ -128,15 +126,13 @@ int nv_admit_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	unsigned long pool = regs_get_kernel_argument(regs, 0);
 	unsigned long at = regs_get_kernel_argument(regs, 1);
 	struct pt_obs obs = { .role = PT_ROLE_ADMIT, .create = true };
-	struct nv_pool_view pv;
 
 	d->f = pt_frame_push(PT_CTX_ADMIT);
 	if (d->f) {
 		d->f->obj = pool;
 		d->f->token = pt_token(at);
 	}
-	if (nv_pool_read(pool, &pv))
-		obs.aux = nv_pool_aux(&pv);
+	obs.aux = nv_pool_aux_at(pool);
 	/* Only nv_free_system_pages admits: no frame, it began before attach. */
 	obs.unsure = !pt_frame_find(PT_CTX_RELEASE);
 	/* Before the lock is taken: the chunks are not visible to others yet. */
@@ -276,14 +272,13 @@ int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct pt_obs obs = { .role = PT_ROLE_RECLAIM, .create = true };
 	struct pt_frame *outer =
 		pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
-	struct nv_pool_view pv;
 
 	obs.order = regs_get_kernel_argument(regs, 1);
 	obs.cause = outer && outer->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
 							    PT_CAUSE_SHRINKER;
 	obs.unsure = !outer; /* its shrinker or teardown began before attach */
-	if (outer && nv_pool_read(outer->obj, &pv))
-		obs.aux = nv_pool_aux(&pv);
+	if (outer)
+		obs.aux = nv_pool_aux_at(outer->obj);
 	d->f = pt_frame_push(PT_CTX_RECLAIM_FREE);
 	if (obs.order <= nv_layout.max_page_order) {
 		u32 n = nv_walk_entries(regs_get_kernel_argument(regs, 0),
@@ -337,7 +332,6 @@ static void nv_reclaim_by_free(u64 pfn, unsigned int order)
 	struct pt_frame *f =
 		pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
 	struct pt_obs obs = { .role = PT_ROLE_RECLAIM, .tracked_only = true };
-	struct nv_pool_view pool;
 
 	if (!f)
 		return;
@@ -345,8 +339,7 @@ static void nv_reclaim_by_free(u64 pfn, unsigned int order)
 	obs.order = order;
 	obs.cause = f->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
 					       PT_CAUSE_SHRINKER;
-	if (nv_pool_read(f->obj, &pool))
-		obs.aux = nv_pool_aux(&pool);
+	obs.aux = nv_pool_aux_at(f->obj);
 	if (pt_observe(&obs) && f->ctx == PT_CTX_SHRINK)
 		f->count++;
 }
