@@ -11,6 +11,7 @@
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
 #include <linux/cpumask.h>
+#include <linux/slab.h>
 #include <pagetrail/probes.h>
 
 int pt_param_maxactive = 64;
@@ -21,25 +22,54 @@ static DEFINE_PER_CPU(struct pt_probe_counts, pt_counts[PT_MAX_PROBES]);
 #define PT_COUNT(p, field) this_cpu_inc(pt_counts[(p)->slot].field)
 
 /*
- * Resolve a function ("module:symbol" or a kernel symbol) through a kprobe
- * that is registered disabled, so nothing is patched. The address is only
- * ever used as data: on IBT kernels it is the symbol + 4 (past ENDBR), and
- * calling through it would raise #CP. Registration also fails for a module
- * that is going away (kprobes take a module reference), which makes this
- * the liveness test for the target.
+ * Resolve functions ("module:symbol" or kernel symbols) through kprobes that
+ * are registered disabled, so nothing is patched. An address is only ever
+ * used as data: on IBT kernels it is the symbol + 4 (past ENDBR), and calling
+ * through it would raise #CP. Registration also fails for a module that is
+ * going away (kprobes take a module reference), which makes this the
+ * liveness test for the target. One unregister_kprobes() for the batch: one
+ * RCU grace period, not one per name (code-review F21).
  */
+int pt_resolve_functions(const char *const *names, unsigned long *addrs,
+			 int *errors, unsigned int n)
+{
+	struct kprobe **planted;
+	struct kprobe *kps;
+	unsigned int i, k = 0;
+	int missing = 0;
+
+	kps = kcalloc(n, sizeof(*kps), GFP_KERNEL);
+	planted = kcalloc(n, sizeof(*planted), GFP_KERNEL);
+	if (!kps || !planted) {
+		kfree(kps);
+		kfree(planted);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		kps[i].symbol_name = names[i];
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		errors[i] = register_kprobe(&kps[i]);
+		if (errors[i]) {
+			missing++;
+			continue;
+		}
+		if (addrs)
+			addrs[i] = (unsigned long)kps[i].addr;
+		planted[k++] = &kps[i];
+	}
+	if (k)
+		unregister_kprobes(planted, k);
+	kfree(planted);
+	kfree(kps);
+	return missing;
+}
+
 int pt_resolve_function(const char *name, unsigned long *addr)
 {
-	struct kprobe kp = { .symbol_name = name,
-			     .flags = KPROBE_FLAG_DISABLED };
-	int ret = register_kprobe(&kp);
+	int error, ret;
 
-	if (ret)
-		return ret;
-	if (addr)
-		*addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	return 0;
+	ret = pt_resolve_functions(&name, addr, &error, 1);
+	return ret < 0 ? ret : error;
 }
 
 /*
@@ -104,19 +134,54 @@ static int pt_probe_maxactive(const struct pt_probe *p)
 }
 
 #if PT_HAVE_FPROBE
+/*
+ * One fprobe for the whole set: one ftrace_ops, so attaching patches the
+ * text in one batch and detaching waits for one RCU-tasks grace period
+ * instead of one per function (code-review F21). The handlers find their
+ * probe by entry_ip in a sorted table. One set is attached at a time.
+ */
+static struct {
+	struct fprobe fp;
+	unsigned int n;
+	unsigned long ips[PT_MAX_PROBES]; /* ascending */
+	struct pt_probe *probes[PT_MAX_PROBES];
+	bool registered;
+} pt_fset;
+
+static struct pt_probe *pt_fprobe_lookup(unsigned long ip)
+{
+	unsigned int lo = 0, hi = pt_fset.n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (pt_fset.ips[mid] == ip)
+			return pt_fset.probes[mid];
+		if (pt_fset.ips[mid] < ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+NOKPROBE_SYMBOL(pt_fprobe_lookup);
+
 static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 			   unsigned long ret_ip, struct pt_regs *regs,
 			   void *data)
 {
-	struct pt_probe *p = container_of(fp, struct pt_probe, fp);
+	struct pt_probe *p = pt_fprobe_lookup(entry_ip);
 
+	if (unlikely(!p))
+		return 1;
 	PT_COUNT(p, hits);
 	if (p->entry(p, regs, data)) {
 		PT_COUNT(p, filtered);
 		return 1;
 	}
-	if (p->ret)
-		PT_COUNT(p, entries);
+	if (!p->ret)
+		return 1; /* entry only: give the return slot back */
+	PT_COUNT(p, entries);
 	return 0;
 }
 NOKPROBE_SYMBOL(pt_fprobe_entry);
@@ -125,35 +190,82 @@ static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 			   unsigned long ret_ip, struct pt_regs *regs,
 			   void *data)
 {
-	struct pt_probe *p = container_of(fp, struct pt_probe, fp);
+	struct pt_probe *p = pt_fprobe_lookup(entry_ip);
 
+	if (unlikely(!p))
+		return;
 	PT_COUNT(p, returns);
 	p->ret(p, regs, data);
 }
 NOKPROBE_SYMBOL(pt_fprobe_exit);
 
-static int pt_plant_fprobe(struct pt_probe *p)
+/* Insert into the sorted table; the caller registers once all are in. */
+static void pt_fset_add(struct pt_probe *p, unsigned long ip)
 {
-	unsigned long addr;
+	unsigned int i = pt_fset.n++;
+
+	while (i > 0 && pt_fset.ips[i - 1] > ip) {
+		pt_fset.ips[i] = pt_fset.ips[i - 1];
+		pt_fset.probes[i] = pt_fset.probes[i - 1];
+		i--;
+	}
+	pt_fset.ips[i] = ip;
+	pt_fset.probes[i] = p;
+}
+
+static int pt_fset_register(void)
+{
+	size_t data = 0;
+	int active = 0;
+	unsigned int i;
 	int ret;
 
-	/* The fentry site (sym + 4 on IBT) is what register_fprobe_ips wants. */
-	ret = pt_resolve_function(p->name, &addr);
-	if (ret)
-		return ret;
-	memset(&p->fp, 0, sizeof(p->fp));
-	p->fp.entry_handler = pt_fprobe_entry;
-	if (p->ret) {
-		p->fp.exit_handler = pt_fprobe_exit;
-		p->fp.entry_data_size = p->data_size;
-		p->fp.nr_maxactive = pt_probe_maxactive(p);
+	for (i = 0; i < pt_fset.n; i++) {
+		struct pt_probe *p = pt_fset.probes[i];
+
+		data = max(data, p->data_size);
+		/* An entry-only call holds a return slot until its handler ends. */
+		active += p->ret ? pt_probe_maxactive(p) : num_possible_cpus();
 	}
-	return register_fprobe_ips(&p->fp, &addr, 1);
+	memset(&pt_fset.fp, 0, sizeof(pt_fset.fp));
+	pt_fset.fp.entry_handler = pt_fprobe_entry;
+	pt_fset.fp.exit_handler = pt_fprobe_exit;
+	pt_fset.fp.entry_data_size = data;
+	pt_fset.fp.nr_maxactive = active;
+	ret = register_fprobe_ips(&pt_fset.fp, pt_fset.ips, pt_fset.n);
+	pt_fset.registered = !ret;
+	return ret;
+}
+
+static void pt_fset_unregister(void)
+{
+	if (pt_fset.registered)
+		unregister_fprobe(&pt_fset.fp);
+	pt_fset.registered = false;
+	pt_fset.n = 0;
+}
+
+static unsigned long pt_fset_missed(void)
+{
+	return pt_fset.fp.nmissed;
 }
 #else
-static int pt_plant_fprobe(struct pt_probe *p)
+static void pt_fset_add(struct pt_probe *p, unsigned long ip)
+{
+}
+
+static int pt_fset_register(void)
 {
 	return -EOPNOTSUPP;
+}
+
+static void pt_fset_unregister(void)
+{
+}
+
+static unsigned long pt_fset_missed(void)
+{
+	return 0;
 }
 #endif
 
@@ -208,10 +320,8 @@ void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum)
 	}
 }
 
-static int pt_plant(struct pt_probe *p, const char *target)
+static void pt_probe_name(struct pt_probe *p, const char *target)
 {
-	int ret = -EOPNOTSUPP;
-
 	if (p->in_target)
 		snprintf(p->name, sizeof(p->name), "%s:%s", target, p->symbol);
 	else
@@ -219,80 +329,125 @@ static int pt_plant(struct pt_probe *p, const char *target)
 	p->error = 0;
 	p->backend = PT_BACKEND_NONE;
 	pt_counts_reset(p->slot);
-
-	/* fprobe when asked or by default where it exists; else kprobes. */
-	if (PT_HAVE_FPROBE && pt_param_backend != 1) {
-		ret = pt_plant_fprobe(p);
-		if (!ret)
-			p->backend = PT_BACKEND_FPROBE;
-		else if (pt_param_backend == 2)
-			return ret;
-	}
-	if (p->backend == PT_BACKEND_NONE)
-		ret = pt_plant_kprobe(p);
-	return ret;
 }
 
-static void pt_unplant(struct pt_probe *p)
+/* A probe that cannot be planted: fatal unless the profile marked it optional. */
+static bool pt_probe_failed(struct pt_probe *p, int ret)
 {
-	switch (p->backend) {
-	case PT_BACKEND_KPROBE:
-		unregister_kprobe(&p->kp);
-		break;
-	case PT_BACKEND_KRETPROBE:
-		unregister_kretprobe(&p->rp);
-		break;
-#if PT_HAVE_FPROBE
-	case PT_BACKEND_FPROBE:
-		unregister_fprobe(&p->fp);
-		break;
-#endif
-	default:
-		return;
+	p->error = ret;
+	p->backend = PT_BACKEND_NONE;
+	if (p->optional) {
+		pr_info("optional probe %s not planted (%d)\n", p->name, ret);
+		return false;
 	}
+	pr_err("cannot probe %s (%d); nothing attached\n", p->name, ret);
+	return true;
+}
+
+/*
+ * The kprobe path, one probe at a time, in the set's order: the profile
+ * lists inner functions first, so no outer frame is seen without them.
+ */
+static int pt_attach_kprobes(struct pt_probe *set, unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if (set[i].error)
+			continue; /* optional and absent */
+		ret = pt_plant_kprobe(&set[i]);
+		if (ret && pt_probe_failed(&set[i], ret))
+			return ret;
+	}
+	return 0;
 }
 
 /*
  * Plant every probe of @set; on the first failure of a required probe remove
  * what was planted and fail: a partial set would report gaps it made itself.
+ * Every name is resolved first, in one batch; then one fprobe takes every
+ * function at once where the kernel has fprobe, else kprobes are planted.
  */
 int pt_probes_attach(struct pt_probe *set, unsigned int n, const char *target)
 {
+	const char *names[PT_MAX_PROBES];
+	unsigned long addrs[PT_MAX_PROBES];
+	int errors[PT_MAX_PROBES];
 	unsigned int i;
 	int ret;
 
 	if (n > PT_MAX_PROBES)
 		return -E2BIG;
-	for (i = 0; i < n; i++)
-		set[i].slot = i;
 	for (i = 0; i < n; i++) {
-		ret = pt_plant(&set[i], target);
-		if (!ret)
-			continue;
-		set[i].error = ret;
-		set[i].backend = PT_BACKEND_NONE;
-		if (set[i].optional) {
-			pr_info("optional probe %s not planted (%d)\n",
-				set[i].name, ret);
-			continue;
-		}
-		pr_err("cannot probe %s (%d); nothing attached\n", set[i].name,
-		       ret);
-		pt_probes_detach(set, i);
-		return ret;
+		set[i].slot = i;
+		pt_probe_name(&set[i], target);
+		names[i] = set[i].name;
 	}
-	return 0;
+	ret = pt_resolve_functions(names, addrs, errors, n);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n; i++)
+		if (errors[i] && pt_probe_failed(&set[i], errors[i]))
+			return errors[i];
+
+	if (PT_HAVE_FPROBE && pt_param_backend != 1) {
+		pt_fset_unregister(); /* empty unless a detach was skipped */
+		/* The fentry site (sym + 4 on IBT) is what fprobe wants. */
+		for (i = 0; i < n; i++)
+			if (!set[i].error)
+				pt_fset_add(&set[i], addrs[i]);
+		ret = pt_fset_register();
+		if (!ret) {
+			for (i = 0; i < n; i++)
+				if (!set[i].error)
+					set[i].backend = PT_BACKEND_FPROBE;
+			return 0;
+		}
+		pt_fset_unregister();
+		if (pt_param_backend == 2) {
+			pr_err("cannot register the fprobe for %u functions (%d); nothing attached\n",
+			       n, ret);
+			return ret;
+		}
+		pr_info("fprobe refused (%d); using kprobes\n", ret);
+	}
+	ret = pt_attach_kprobes(set, n);
+	if (ret)
+		pt_probes_detach(set, n);
+	return ret;
 }
 
-/* Removal waits for running handlers, so the caller may free their state after. */
+/*
+ * Removal waits for running handlers, so the caller may free their state
+ * after. Batched: one grace period for all kprobes, one for all kretprobes,
+ * one RCU-tasks period for the fprobe.
+ */
 void pt_probes_detach(struct pt_probe *set, unsigned int n)
 {
-	unsigned int i;
+	struct kretprobe *rps[PT_MAX_PROBES];
+	struct kprobe *kps[PT_MAX_PROBES];
+	unsigned int i, nk = 0, nr = 0;
 
 	for (i = n; i-- > 0;) {
-		pt_unplant(&set[i]);
-		set[i].backend = PT_BACKEND_NONE;
+		switch (set[i].backend) {
+		case PT_BACKEND_KPROBE:
+			kps[nk++] = &set[i].kp;
+			break;
+		case PT_BACKEND_KRETPROBE:
+			rps[nr++] = &set[i].rp;
+			break;
+		default:
+			break;
+		}
 	}
+	pt_fset_unregister();
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(rps, nr);
+	for (i = 0; i < n; i++)
+		set[i].backend = PT_BACKEND_NONE;
 }
 
 unsigned long pt_probe_missed(const struct pt_probe *p)
@@ -302,10 +457,8 @@ unsigned long pt_probe_missed(const struct pt_probe *p)
 		return p->kp.nmissed;
 	case PT_BACKEND_KRETPROBE:
 		return p->rp.nmissed + p->rp.kp.nmissed;
-#if PT_HAVE_FPROBE
 	case PT_BACKEND_FPROBE:
-		return p->fp.nmissed;
-#endif
+		return pt_fset_missed(); /* one fprobe: the whole set's count */
 	default:
 		return 0;
 	}

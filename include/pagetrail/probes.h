@@ -45,9 +45,6 @@ struct pt_probe {
 	int error;
 	struct kprobe kp;
 	struct kretprobe rp;
-#if PT_HAVE_FPROBE
-	struct fprobe fp;
-#endif
 	unsigned int slot; /* index of its per-CPU counters */
 };
 
@@ -93,6 +90,8 @@ static inline void pt_tp_count(const struct pt_tp_hook *h)
 }
 
 int pt_resolve_function(const char *name, unsigned long *addr);
+int pt_resolve_functions(const char *const *names, unsigned long *addrs,
+			 int *errors, unsigned int n);
 
 extern int pt_param_maxactive;
 extern int pt_param_backend; /* 0 auto, 1 kprobe, 2 fprobe */

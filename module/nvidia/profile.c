@@ -108,17 +108,24 @@ static const struct {
  */
 static void nv_choose_fallbacks(const char *target)
 {
-	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN + 2];
+	/* Static: too big for the stack; attach is serialized by the target lock. */
+	static char syms[ARRAY_SIZE(nv_fallback_table)]
+			[MODULE_NAME_LEN + KSYM_NAME_LEN + 2];
+	const char *names[ARRAY_SIZE(nv_fallback_table)];
+	int errors[ARRAY_SIZE(nv_fallback_table)];
 	unsigned int i;
 
 	nv_fallbacks = 0;
 	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++) {
-		snprintf(sym, sizeof(sym), "%s:%s", target,
+		snprintf(syms[i], sizeof(syms[i]), "%s:%s", target,
 			 nv_fallback_table[i].symbol);
-		if (!pt_resolve_function(sym, NULL))
-			continue; /* present: probed directly */
-		nv_fallbacks |= nv_fallback_table[i].flag;
+		names[i] = syms[i];
 	}
+	if (pt_resolve_functions(names, NULL, errors, ARRAY_SIZE(names)) < 0)
+		memset(errors, 0, sizeof(errors)); /* no memory: assume present */
+	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++)
+		if (errors[i]) /* absent: inlined */
+			nv_fallbacks |= nv_fallback_table[i].flag;
 	for (i = 0; i < ARRAY_SIZE(nv_fallback_table); i++)
 		if (nv_fallbacks & nv_fallback_table[i].flag)
 			pr_info("nvidia profile: %s not found (inlined); fallback: %s; lost: %s\n",

@@ -11,13 +11,21 @@ good=$(pt_layout)
 run_all() { # LABEL
 	stopwatch 5 "$1/cuinit" -- cuinit --gens 3 --drain && stopwatch 9 "$1/faults" faults
 }
+# Detach and attach again (the whole probe set): what rmmod nvidia and a
+# reload cost while pagetrail is loaded. No baseline: absolute times.
+cycle() { # LABEL
+	stopwatch 5 "$1/detach_attach" -- sh -c \
+		"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"
+}
 {
 	run_all none
 	insmod /pt/modules/pagetrail.ko target=nvsim backend=1 ring_kb=32768 $good
 	run_all kprobe
+	cycle kprobe
 	rmmod pagetrail
 	if insmod /pt/modules/pagetrail.ko target=nvsim backend=2 ring_kb=32768 $good 2>/dev/null; then
 		run_all fprobe
+		cycle fprobe
 		rmmod pagetrail
 	fi
 } > /tmp/bench.out
