@@ -116,6 +116,7 @@ nv_page_pool_t *nv_mem_pool_init(int node_id, unsigned int order);
 NV_STATUS nv_init_page_pools(void);
 void nv_destroy_page_pools(void);
 int nvsim_drain_pools(void);
+int nvsim_empty_pools(void);
 
 /*
  * nvsim's own view of a pool that nv_page_pool_t has no room for: the

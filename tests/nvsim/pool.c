@@ -295,3 +295,30 @@ int nvsim_drain_pools(void)
 	}
 	return n;
 }
+
+/*
+ * Reclaim every pool through its own shrinker scan, scrubbers flushed
+ * first, so that the next take finds no pooled chunk at all (drain only
+ * finishes the scrubbing; what is clean stays pooled).
+ */
+int nvsim_empty_pools(void)
+{
+	unsigned int order;
+	int node_id, n = 0;
+
+	for_each_node(node_id) {
+		for (order = 0; order <= NV_MAX_PAGE_ORDER; order++) {
+			nv_page_pool_t *mem_pool = sysmem_page_pools[node_id][order];
+			struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nid = node_id };
+
+			if (!mem_pool)
+				continue;
+			nv_kthread_q_flush(&mem_pool->scrubber_queue);
+			do {
+				sc.nr_to_scan = max(READ_ONCE(mem_pool->pages_owned), 1UL);
+			} while (nv_mem_pool_shrinker_scan(mem_pool->shrinker, &sc) != SHRINK_STOP);
+			n++;
+		}
+	}
+	return n;
+}

@@ -369,7 +369,10 @@ static int nvsim_allocs_file_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(nvsim_allocs_file);
 
-/* "drain": let every scrubber empty its dirty list (shell-side NVSIM_IOC_DRAIN). */
+/*
+ * "drain": let every scrubber empty its dirty list (shell-side NVSIM_IOC_DRAIN);
+ * "empty": reclaim every pooled chunk through the pools' shrinker scan.
+ */
 static ssize_t nvsim_control_write(struct file *file, const char __user *ubuf, size_t len,
 				   loff_t *ppos)
 {
@@ -381,6 +384,10 @@ static ssize_t nvsim_control_write(struct file *file, const char __user *ubuf, s
 	buf[n] = '\0';
 	if (sysfs_streq(buf, "drain")) {
 		nvsim_drain_pools();
+		return len;
+	}
+	if (sysfs_streq(buf, "empty")) {
+		nvsim_empty_pools();
 		return len;
 	}
 	nvsim_inc(ioctl_rejected);

@@ -6,7 +6,7 @@
 # accounting still balances.
 . /pt/lib/tap.sh
 . /pt/lib/nvsim.sh
-plan 32
+plan 33
 
 # -- the inlining build
 insmod /pt/modules/inline/nvsim.ko
@@ -44,7 +44,9 @@ is "$(grep '^alloc .*name=contig8m' /tmp/c.out | field rc)" -1 "8 MiB contiguous
 like "$(grep '^alloc .*name=contig4m' /tmp/c.out)" "order=10 .*chunks=1 .*rc=0" "4 MiB contiguous: one order-10 chunk"
 is "$(grep '^summary ' /tmp/c.out | field mmap_failed)" 0 "and it maps"
 
-echo drain > /sys/kernel/debug/nvsim/control
+# The racer must find only the freed allocation's chunks in the pool.
+echo empty > /sys/kernel/debug/nvsim/control
+is "$(nv pool_n0_o4_pages_owned)" 0 "pool node 0 order 4 emptied first"
 echo 6 > $P/fault_release_race
 cuinit --race > /tmp/c.out
 r=$(grep '^race ' /tmp/c.out)
