@@ -71,6 +71,23 @@ static long set_wsf(long value)
 	return old;
 }
 
+/*
+ * Below 8x the floor, give kswapd time before the next step: under
+ * emulation it runs rarely, and a hog that outpaces it gets OOM-killed
+ * before reclaim ever reaches the slab shrinkers.
+ */
+static long wait_reclaim(const char *stats, long start, long floor_mb)
+{
+	long now = reclaimed(stats);
+	int i;
+
+	for (i = 0; i < 20 && now <= start && memfree_kb() < 8 * floor_mb * 1024; i++) {
+		usleep(50 * 1000);
+		now = reclaimed(stats);
+	}
+	return now;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -82,7 +99,7 @@ int main(int argc, char **argv)
 		{ "wsf", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long limit_mb = 2048, step_mb = 4, floor_mb = 12, cpu = 0, wsf = 1000, old_wsf = -1;
+	long limit_mb = 2048, step_mb = 4, floor_mb = 24, cpu = 0, wsf = 1000, old_wsf = -1;
 	const char *stats = NVSIM_DEBUGFS_STATS;
 	long start, now, touched_mb = 0;
 	const char *result = "limit";
@@ -149,7 +166,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < len; i += 4096)
 			p[i] = (char)(i >> 12) | 1;
 		touched_mb += step_mb;
-		now = reclaimed(stats);
+		now = wait_reclaim(stats, start, floor_mb);
 		if (now > start) {
 			result = "reclaimed";
 			break;
