@@ -9,14 +9,16 @@
 # every read (resets included), produced = read + buffered + lost exactly,
 # and after a reset, one clean run and the target's unload pagetrail's table
 # agrees with nvsim: nothing pooled or owned is left.
-# Short by default; "pt.long=1" on the kernel command line (scripts/check
-# --long) runs 100 attach cycles.
+# Short by default (20 attach cycles); "pt.long=1" on the kernel command
+# line (scripts/check --long) runs 100, "pt.cycles=N" N (the KASAN boot).
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
 plan 14
 
 cycles=20
 grep -q 'pt.long=1' /proc/cmdline && cycles=100
+n=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.cycles=\([0-9][0-9]*\)$/\1/p')
+[ -n "$n" ] && cycles=$n
 rm -f /tmp/stop /tmp/loadfail /tmp/rd.* /tmp/load.* /tmp/an.first
 
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=16384
