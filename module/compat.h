@@ -29,14 +29,69 @@
 #endif
 
 /*
- * fprobe with entry data and the (entry_ip, ret_ip, pt_regs, data) handler
- * signature exists from 6.5 until 6.14 switched the handlers to ftrace_regs.
+ * fprobe with entry data and the (entry_ip, ret_ip, regs, data) handler
+ * signature exists from 6.5. Until 6.13 it ran on rethook: the handlers get
+ * pt_regs and nr_maxactive sizes the return pool. 6.14 moved it onto the
+ * function-graph tracer: the handlers get ftrace_regs (the argument and
+ * return registers only), entry data lives on the fgraph shadow stack
+ * (MAX_FPROBE_DATA_SIZE bytes at most) and nr_maxactive is gone.
  */
-#if defined(CONFIG_FPROBE) && PT_KERNEL_CODE >= PT_KERNEL(6, 5, 0) && \
-	PT_KERNEL_CODE < PT_KERNEL(6, 14, 0)
+#if defined(CONFIG_FPROBE) && PT_KERNEL_CODE >= PT_KERNEL(6, 5, 0)
 #define PT_HAVE_FPROBE 1
+#include <linux/fprobe.h>
 #else
 #define PT_HAVE_FPROBE 0
+#endif
+
+#if PT_HAVE_FPROBE && PT_KERNEL_CODE >= PT_KERNEL(6, 14, 0)
+/* What an fprobe handler receives: struct pt_fprobe_regs *. */
+#define pt_fprobe_regs ftrace_regs
+
+/*
+ * The handlers read arguments and return values through pt_regs accessors.
+ * Where ftrace_regs embeds a pt_regs (x86), ftrace_partial_regs() returns
+ * that one and copies nothing. Elsewhere it copies the saved registers out:
+ * into one buffer per CPU and context level (task, softirq, hardirq, NMI),
+ * since fprobe handlers run with preemption off and fgraph lets none recur
+ * within a level; not on the stack, where the compiler's stack zeroing and
+ * KASAN's redzones would cost every hit.
+ */
+#ifdef CONFIG_HAVE_FTRACE_REGS_HAVING_PT_REGS
+static __always_inline struct pt_regs *
+pt_fprobe_pt_regs(struct ftrace_regs *fregs)
+{
+	return ftrace_partial_regs(fregs, NULL);
+}
+#else
+#define PT_FPROBE_CONTEXTS 4 /* probes.c defines the buffers */
+DECLARE_PER_CPU(struct pt_regs, pt_fprobe_regs_buf[PT_FPROBE_CONTEXTS]);
+
+static __always_inline struct pt_regs *
+pt_fprobe_pt_regs(struct ftrace_regs *fregs)
+{
+	unsigned char level = interrupt_context_level();
+
+	return ftrace_partial_regs(fregs,
+				   this_cpu_ptr(&pt_fprobe_regs_buf[level]));
+}
+#endif
+
+/* Returns are tracked on the fgraph shadow stack: no pool to size. */
+static inline void pt_fprobe_set_maxactive(struct fprobe *fp, int n)
+{
+}
+#elif PT_HAVE_FPROBE
+#define pt_fprobe_regs pt_regs
+
+static __always_inline struct pt_regs *pt_fprobe_pt_regs(struct pt_regs *regs)
+{
+	return regs;
+}
+
+static inline void pt_fprobe_set_maxactive(struct fprobe *fp, int n)
+{
+	fp->nr_maxactive = n;
+}
 #endif
 
 /* The shrinker's private_data replaced container_of() in 6.7. */

@@ -146,7 +146,27 @@ static struct {
 	unsigned long ips[PT_MAX_PROBES]; /* ascending */
 	struct pt_probe *probes[PT_MAX_PROBES];
 	bool registered;
+	unsigned long attach; /* counts registrations, see pt_fcall */
 } pt_fset;
+
+/*
+ * The entry data of one call: which attach its entry ran under, then the
+ * probe's own data. Where fprobe tracks returns on the fgraph shadow stack
+ * (6.14+), a frame entered before a detach still returns to the handler
+ * when the same fprobe is registered again; its entry belongs to an earlier
+ * attach epoch and must not pair with this one (rethook, before, dropped
+ * such returns at unregister). A frame entered under this attach always
+ * returns while it lasts, so the check drops nothing of the current epoch.
+ */
+struct pt_fcall {
+	unsigned long attach;
+	unsigned long data[]; /* pt_probe.data_size bytes */
+};
+
+#ifdef PT_FPROBE_CONTEXTS
+/* Where the handlers' pt_regs are copied out of ftrace_regs (see compat.h). */
+DEFINE_PER_CPU(struct pt_regs, pt_fprobe_regs_buf[PT_FPROBE_CONTEXTS]);
+#endif
 
 static struct pt_probe *pt_fprobe_lookup(unsigned long ip)
 {
@@ -167,15 +187,17 @@ static struct pt_probe *pt_fprobe_lookup(unsigned long ip)
 NOKPROBE_SYMBOL(pt_fprobe_lookup);
 
 static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
-			   unsigned long ret_ip, struct pt_regs *regs,
+			   unsigned long ret_ip, struct pt_fprobe_regs *fregs,
 			   void *data)
 {
 	struct pt_probe *p = pt_fprobe_lookup(entry_ip);
+	struct pt_fcall *call = data;
 
 	if (unlikely(!p))
 		return 1;
 	PT_COUNT(p, hits);
-	if (p->entry(p, regs, data)) {
+	call->attach = READ_ONCE(pt_fset.attach);
+	if (p->entry(p, pt_fprobe_pt_regs(fregs), call->data)) {
 		PT_COUNT(p, filtered);
 		return 1;
 	}
@@ -187,15 +209,17 @@ static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 NOKPROBE_SYMBOL(pt_fprobe_entry);
 
 static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
-			   unsigned long ret_ip, struct pt_regs *regs,
+			   unsigned long ret_ip, struct pt_fprobe_regs *fregs,
 			   void *data)
 {
 	struct pt_probe *p = pt_fprobe_lookup(entry_ip);
+	struct pt_fcall *call = data;
 
-	if (unlikely(!p))
+	/* An earlier attach's frame: its entry was counted in that epoch. */
+	if (unlikely(!p || call->attach != READ_ONCE(pt_fset.attach)))
 		return;
 	PT_COUNT(p, returns);
-	p->ret(p, regs, data);
+	p->ret(p, pt_fprobe_pt_regs(fregs), call->data);
 }
 NOKPROBE_SYMBOL(pt_fprobe_exit);
 
@@ -230,8 +254,9 @@ static int pt_fset_register(void)
 	memset(&pt_fset.fp, 0, sizeof(pt_fset.fp));
 	pt_fset.fp.entry_handler = pt_fprobe_entry;
 	pt_fset.fp.exit_handler = pt_fprobe_exit;
-	pt_fset.fp.entry_data_size = data;
-	pt_fset.fp.nr_maxactive = active;
+	pt_fset.fp.entry_data_size = sizeof(struct pt_fcall) + data;
+	pt_fprobe_set_maxactive(&pt_fset.fp, active);
+	WRITE_ONCE(pt_fset.attach, pt_fset.attach + 1);
 	ret = register_fprobe_ips(&pt_fset.fp, pt_fset.ips, pt_fset.n);
 	pt_fset.registered = !ret;
 	return ret;

@@ -9,10 +9,7 @@
 #include <linux/percpu.h>
 #include <linux/module.h>
 #include <linux/kallsyms.h>
-#include "compat.h"
-#if PT_HAVE_FPROBE
-#include <linux/fprobe.h>
-#endif
+#include "compat.h" /* and <linux/fprobe.h> where the kernel has fprobe */
 
 struct pt_probe;
 struct seq_file;
