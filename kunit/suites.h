@@ -10,5 +10,6 @@ extern struct kunit_suite pt_record_suite;
 extern struct kunit_suite pt_control_suite;
 extern struct kunit_suite pt_ring_account_suite;
 extern struct kunit_suite pt_layout_suite;
+extern struct kunit_suite pt_memsafe_suite;
 
 #endif /* PAGETRAIL_KUNIT_SUITES_H */

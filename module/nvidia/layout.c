@@ -11,6 +11,7 @@
 #include <linux/mm.h>
 #include <linux/uaccess.h>
 #include <linux/nodemask.h>
+#include <pagetrail/memsafe.h>
 #include "nvidia.h"
 
 /* --- layout parameters ------------------------------------------------- */
@@ -77,6 +78,11 @@ struct pt_nv_stats nv_stats;
  */
 bool nv_read(unsigned long addr, void *dst, size_t len)
 {
+	if (!pt_ram_readable(addr, len)) {
+		nv_decode_error("driver pointer into vmalloc space without RAM (MMIO?)",
+				addr);
+		return false;
+	}
 	if (!copy_from_kernel_nofault(dst, (const void *)addr, len))
 		return true;
 	nv_decode_error("unreadable driver memory at a layout offset", addr);
