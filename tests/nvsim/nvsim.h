@@ -115,6 +115,12 @@ void nv_mem_pool_destroy(nv_page_pool_t *mem_pool);
 nv_page_pool_t *nv_mem_pool_init(int node_id, unsigned int order);
 NV_STATUS nv_init_page_pools(void);
 void nv_destroy_page_pools(void);
+/* Every live pool; p is set to each in turn. */
+#define for_each_nvsim_pool(node, order, p)					\
+	for_each_node(node)							\
+		for ((order) = 0; (order) <= NV_MAX_PAGE_ORDER; (order)++)	\
+			if (((p) = sysmem_page_pools[node][order]))
+
 int nvsim_drain_pools(void);
 int nvsim_empty_pools(void);
 

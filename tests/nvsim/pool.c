@@ -280,18 +280,13 @@ void nv_destroy_page_pools(void)
 /* Let every scrubber finish what is queued: the next take finds clean chunks. */
 int nvsim_drain_pools(void)
 {
+	nv_page_pool_t *mem_pool;
 	unsigned int order;
 	int node_id, n = 0;
 
-	for_each_node(node_id) {
-		for (order = 0; order <= NV_MAX_PAGE_ORDER; order++) {
-			nv_page_pool_t *mem_pool = sysmem_page_pools[node_id][order];
-
-			if (!mem_pool)
-				continue;
-			nv_kthread_q_flush(&mem_pool->scrubber_queue);
-			n++;
-		}
+	for_each_nvsim_pool(node_id, order, mem_pool) {
+		nv_kthread_q_flush(&mem_pool->scrubber_queue);
+		n++;
 	}
 	return n;
 }
@@ -303,22 +298,18 @@ int nvsim_drain_pools(void)
  */
 int nvsim_empty_pools(void)
 {
+	nv_page_pool_t *mem_pool;
 	unsigned int order;
 	int node_id, n = 0;
 
-	for_each_node(node_id) {
-		for (order = 0; order <= NV_MAX_PAGE_ORDER; order++) {
-			nv_page_pool_t *mem_pool = sysmem_page_pools[node_id][order];
-			struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nid = node_id };
+	for_each_nvsim_pool(node_id, order, mem_pool) {
+		struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nid = node_id };
 
-			if (!mem_pool)
-				continue;
-			nv_kthread_q_flush(&mem_pool->scrubber_queue);
-			do {
-				sc.nr_to_scan = max(READ_ONCE(mem_pool->pages_owned), 1UL);
-			} while (nv_mem_pool_shrinker_scan(mem_pool->shrinker, &sc) != SHRINK_STOP);
-			n++;
-		}
+		nv_kthread_q_flush(&mem_pool->scrubber_queue);
+		do {
+			sc.nr_to_scan = max(READ_ONCE(mem_pool->pages_owned), 1UL);
+		} while (nv_mem_pool_shrinker_scan(mem_pool->shrinker, &sc) != SHRINK_STOP);
+		n++;
 	}
 	return n;
 }

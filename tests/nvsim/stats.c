@@ -30,11 +30,6 @@ void nvsim_chunk_freed(unsigned int order)
 	nvsim_add(pages_freed, 1UL << order);
 }
 
-#define for_each_nvsim_pool(node, order, p)					\
-	for_each_node(node)							\
-		for ((order) = 0; (order) <= NV_MAX_PAGE_ORDER; (order)++)	\
-			if (((p) = sysmem_page_pools[node][order]))
-
 struct nvsim_pool_counts {
 	unsigned long owned, clean, dirty, inflight;
 };
