@@ -11,5 +11,6 @@ extern struct kunit_suite pt_control_suite;
 extern struct kunit_suite pt_ring_account_suite;
 extern struct kunit_suite pt_layout_suite;
 extern struct kunit_suite pt_memsafe_suite;
+extern struct kunit_suite pt_frames_suite;
 
 #endif /* PAGETRAIL_KUNIT_SUITES_H */

@@ -153,8 +153,8 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	pt_frames_get_stats(&fs);
 	seq_printf(
 		m,
-		"frames_overflow=%llu\nframes_unbalanced=%llu\nframes_in_use=%u\n",
-		fs.overflow, fs.unbalanced, fs.in_use);
+		"frames_overflow=%llu\nframes_unbalanced=%llu\nframes_in_use=%u\nframe_slots=%u\n",
+		fs.overflow, fs.unbalanced, fs.in_use, fs.slots);
 	pt_dbg_prof->show_stats(m);
 	kfree(ts);
 	return 0;

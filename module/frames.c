@@ -11,32 +11,53 @@
 #include <linux/sched.h>
 #include <linux/atomic.h>
 #include <linux/preempt.h>
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/mm.h>
 #include <pagetrail/frames.h>
 
-#define PT_FRAME_SLOTS_BITS 8
-#define PT_FRAME_SLOTS (1u << PT_FRAME_SLOTS_BITS)
 #define PT_FRAME_PROBE 16 /* slots tried from the hash position */
 #define PT_FRAME_DEPTH 6
 
 struct pt_task_frames {
 	struct task_struct *task;
+	u64 start_time; /* tells a reused task_struct from its owner */
 	unsigned int depth;
 	struct pt_frame f[PT_FRAME_DEPTH];
 };
 
-static struct pt_task_frames pt_slots[PT_FRAME_SLOTS];
+/*
+ * A slot is held while its task is inside a driver function, sleeping ones
+ * included (nv_mem_pool_alloc_pages, mmap): sized by CPUs, not fixed
+ * (code-review F18): 8 such tasks per CPU at half load, 256 at least.
+ */
+static struct pt_task_frames *pt_slots;
+static unsigned int pt_slots_bits;
 static atomic_t pt_slots_in_use = ATOMIC_INIT(0);
 static atomic64_t pt_frames_overflow = ATOMIC64_INIT(0);
 static atomic64_t pt_frames_unbalanced = ATOMIC64_INIT(0);
 
 int pt_frames_init(void)
 {
+	unsigned int n = clamp(16u * num_possible_cpus(), 256u, 65536u);
+
+	pt_slots_bits = ilog2(roundup_pow_of_two(n));
+	pt_slots = kvcalloc(1u << pt_slots_bits, sizeof(*pt_slots), GFP_KERNEL);
+	if (!pt_slots)
+		return -ENOMEM;
 	pt_frames_reset();
 	return 0;
 }
 
 void pt_frames_exit(void)
 {
+	kvfree(pt_slots);
+	pt_slots = NULL;
+}
+
+unsigned int pt_frames_slots(void)
+{
+	return 1u << pt_slots_bits;
 }
 
 /* Only while no probe can run (attach/detach). */
@@ -44,7 +65,7 @@ void pt_frames_reset(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < PT_FRAME_SLOTS; i++) {
+	for (i = 0; i < pt_frames_slots(); i++) {
 		WRITE_ONCE(pt_slots[i].task, NULL);
 		pt_slots[i].depth = 0;
 	}
@@ -58,19 +79,32 @@ bool pt_frames_active(void)
 
 static struct pt_task_frames *pt_slot_of(struct task_struct *task, bool claim)
 {
-	unsigned int start = hash_ptr(task, PT_FRAME_SLOTS_BITS), i;
+	unsigned int mask = pt_frames_slots() - 1;
+	unsigned int start = hash_ptr(task, pt_slots_bits), i;
 	struct pt_task_frames *s;
 
 	for (i = 0; i < PT_FRAME_PROBE; i++) {
-		s = &pt_slots[(start + i) % PT_FRAME_SLOTS];
-		if (READ_ONCE(s->task) == task)
-			return s;
+		s = &pt_slots[(start + i) & mask];
+		if (READ_ONCE(s->task) != task)
+			continue;
+		/*
+		 * A task that died with frames left (a missed return) leaves
+		 * its slot; a new task at the same address must not inherit
+		 * them. Only @task itself gets here, so no race.
+		 */
+		if (s->start_time != task->start_time) {
+			atomic64_inc(&pt_frames_unbalanced);
+			s->start_time = task->start_time;
+			s->depth = 0;
+		}
+		return s;
 	}
 	if (!claim)
 		return NULL;
 	for (i = 0; i < PT_FRAME_PROBE; i++) {
-		s = &pt_slots[(start + i) % PT_FRAME_SLOTS];
+		s = &pt_slots[(start + i) & mask];
 		if (!READ_ONCE(s->task) && !cmpxchg(&s->task, NULL, task)) {
+			s->start_time = task->start_time;
 			s->depth = 0;
 			atomic_inc(&pt_slots_in_use);
 			return s;
@@ -144,4 +178,5 @@ void pt_frames_get_stats(struct pt_frames_stats *st)
 	st->overflow = atomic64_read(&pt_frames_overflow);
 	st->unbalanced = atomic64_read(&pt_frames_unbalanced);
 	st->in_use = atomic_read(&pt_slots_in_use);
+	st->slots = pt_frames_slots();
 }

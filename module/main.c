@@ -27,9 +27,9 @@ module_param(attach, bool, 0444);
 MODULE_PARM_DESC(attach,
 		 "attach at load, or as soon as the target loads (default 1)");
 
-static unsigned int ring_kb = 4096;
+static unsigned int ring_kb;
 module_param(ring_kb, uint, 0444);
-MODULE_PARM_DESC(ring_kb, "flight recorder size per CPU in KiB (default 4096)");
+MODULE_PARM_DESC(ring_kb, "flight recorder size per CPU in KiB (0: 128 MiB shared by the CPUs, 256..4096 each)");
 
 static bool overwrite = true;
 module_param(overwrite, bool, 0444);
@@ -74,8 +74,20 @@ MODULE_PARM_DESC(devcg_major,
 
 static const struct pt_profile *pt_profile = &pt_profile_nvidia;
 
+/*
+ * Per CPU, ftrace-style; the default is a total budget, so that a 224-thread
+ * GPU host does not pin 900 MiB (code-review F21): 4 MiB each up to 32 CPUs,
+ * then 128 MiB shared, never under 256 KiB.
+ */
+static unsigned int pt_default_ring_kb(void)
+{
+	return clamp((128u << 10) / num_possible_cpus(), 256u, 4096u);
+}
+
 static int pt_check_module_params(void)
 {
+	if (!ring_kb)
+		ring_kb = pt_default_ring_kb();
 	if (ring_kb < 64 || ring_kb > (1u << 20)) {
 		pr_err("ring_kb=%u: must be 64..1048576\n", ring_kb);
 		return -EINVAL;
@@ -147,11 +159,16 @@ static int __init pagetrail_init(void)
 		       max_pages, max_anomalies, ret);
 		goto err_ring;
 	}
-	pt_frames_init();
+	ret = pt_frames_init();
+	if (ret) {
+		pr_err("cannot allocate the per-task frame table for %u CPUs (%d)\n",
+		       num_possible_cpus(), ret);
+		goto err_tracker;
+	}
 	pt_events_set_freeze_on_anomaly(freeze_on_anomaly);
 	ret = pt_target_init(pt_profile, tgt, attach);
 	if (ret)
-		goto err_tracker;
+		goto err_frames;
 	/* Last: readers of control and stats need the target state to exist. */
 	ret = pt_debugfs_init(pt_profile);
 	if (ret)
@@ -163,6 +180,8 @@ static int __init pagetrail_init(void)
 
 err_target:
 	pt_target_exit();
+err_frames:
+	pt_frames_exit();
 err_tracker:
 	pt_tracker_exit();
 err_ring:

@@ -35,6 +35,7 @@ struct pt_frame {
 };
 
 int pt_frames_init(void);
+unsigned int pt_frames_slots(void);
 void pt_frames_exit(void);
 void pt_frames_reset(void);
 bool pt_frames_active(void);
@@ -47,6 +48,7 @@ struct pt_frames_stats {
 	u64 overflow; /* no slot or too deep: the nesting was not recorded */
 	u64 unbalanced; /* a return that was not the innermost frame */
 	unsigned int in_use;
+	unsigned int slots; /* tasks that can be inside driver functions at once */
 };
 void pt_frames_get_stats(struct pt_frames_stats *st);
 void pt_frames_reset_stats(void);

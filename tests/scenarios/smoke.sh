@@ -2,7 +2,7 @@
 # pagetrail loads, waits for an absent target, refuses bad layouts, unloads.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 10
+plan 11
 
 insmod /pt/modules/pagetrail.ko target=nosuchdriver $PT_LAYOUT_595
 ok $? "insmod pagetrail with a complete layout"
@@ -12,6 +12,10 @@ done
 ok $? "every debugfs file exists"
 is "$(kv state $PT/control)" "waiting" "absent target: state is waiting"
 is "$(kv target $PT/control)" "nosuchdriver" "control names the target"
+n=$(grep -c ^processor /proc/cpuinfo)
+is "$(cat /sys/module/pagetrail/parameters/ring_kb)" \
+	"$(awk -v n="$n" 'BEGIN { k = int(131072 / n); print k < 256 ? 256 : k > 4096 ? 4096 : k }')" \
+	"default ring: 128 MiB over $n CPUs, 256..4096 KiB each"
 echo bogus > $PT/control 2>/dev/null
 isnt $? 0 "unknown control command is refused"
 dmesg | grep -q "pagetrail: control: unknown command"
