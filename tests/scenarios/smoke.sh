@@ -14,7 +14,7 @@ is "$(kv state $PT/control)" "waiting" "absent target: state is waiting"
 is "$(kv target $PT/control)" "nosuchdriver" "control names the target"
 n=$(grep -c ^processor /proc/cpuinfo)
 is "$(cat /sys/module/pagetrail/parameters/ring_kb)" \
-	"$(awk -v n="$n" 'BEGIN { k = int(131072 / n); print k < 256 ? 256 : k > 4096 ? 4096 : k }')" \
+	"$(awk -v n="$n" 'BEGIN { k = int(131072 / n); if (k < 256) k = 256; if (k > 4096) k = 4096; print k }')" \
 	"default ring: 128 MiB over $n CPUs, 256..4096 KiB each"
 echo bogus > $PT/control 2>/dev/null
 isnt $? 0 "unknown control command is refused"
