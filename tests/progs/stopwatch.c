@@ -8,7 +8,9 @@
  *   stopwatch RUNS NAME faults
  *   stopwatch RUNS NAME -- COMMAND [ARGS...]
  *
- * Prints "bench name=NAME runs=N median_us=M min_us=A max_us=B".
+ * Prints "bench name=NAME runs=N median_us=M min_us=A max_us=B
+ * samples_us=T1,T2,...": the samples in run order, so that make bench can
+ * pool runs of several rounds before taking medians.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +68,7 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	long long *t, start;
+	long long *t, *sorted, start;
 	int runs, i;
 
 	if (argc < 4 || (strcmp(argv[3], "faults") && (strcmp(argv[3], "--") || argc < 5))) {
@@ -77,7 +79,8 @@ int main(int argc, char **argv)
 	if (runs < 1)
 		return 2;
 	t = calloc(runs, sizeof(*t));
-	if (!t)
+	sorted = calloc(runs, sizeof(*sorted));
+	if (!t || !sorted)
 		return 1;
 	for (i = 0; i < runs; i++) {
 		start = now_us();
@@ -87,8 +90,12 @@ int main(int argc, char **argv)
 		}
 		t[i] = now_us() - start;
 	}
-	qsort(t, runs, sizeof(*t), cmp);
-	printf("bench name=%s runs=%d median_us=%lld min_us=%lld max_us=%lld\n", argv[2], runs,
-	       t[runs / 2], t[0], t[runs - 1]);
+	memcpy(sorted, t, runs * sizeof(*t));
+	qsort(sorted, runs, sizeof(*sorted), cmp);
+	printf("bench name=%s runs=%d median_us=%lld min_us=%lld max_us=%lld samples_us=", argv[2],
+	       runs, sorted[runs / 2], sorted[0], sorted[runs - 1]);
+	for (i = 0; i < runs; i++)
+		printf("%s%lld", i ? "," : "", t[i]);
+	printf("\n");
 	return 0;
 }
