@@ -204,7 +204,11 @@ static int pt_events_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Whole lines; a line that does not fit waits for the next read. */
+/*
+ * Whole lines: a line that does not fit waits for the next read, so that a
+ * reader taking fixed-size chunks never sees one cut in two. Only a buffer
+ * smaller than one line gets that line in pieces.
+ */
 static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -220,6 +224,8 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 						  sizeof(r->line));
 			r->off = 0;
 		}
+		if (done && r->len - r->off > count - done)
+			break; /* kept in r->line for the next read */
 		n = min(count - done, r->len - r->off);
 		if (copy_to_user(ubuf + done, r->line + r->off, n))
 			return done ? done : -EFAULT;

@@ -7,7 +7,7 @@
 # allocations included) adds records in between.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 12
+plan 13
 
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=64 overwrite=0
 ok $? "pagetrail with a 64 KiB ring per CPU, stop-on-full"
@@ -40,6 +40,22 @@ missing=$(( $(field first_seq < /tmp/dec.err) - 1 + $(field seq_gaps < /tmp/dec.
 	$(kv ring_produced /tmp/stats) - $(field last_seq < /tmp/dec.err) ))
 is "$missing" "$(kv ring_lost /tmp/stats)" \
 	"sequence numbers missing from what was read == records the ring says it lost"
+
+# The text file hands out whole lines: a reader taking fixed-size chunks
+# (dd, a log shipper) never gets a line cut in two.
+echo attach > $PT/control
+cuinit --gens 1 > /dev/null
+echo detach > $PT/control
+exec 5< $PT/events
+cut=0 reads=0
+while [ $reads -lt 20 ]; do
+	dd bs=1000 count=1 <&5 > /tmp/chunk 2> /dev/null
+	[ -s /tmp/chunk ] || break
+	[ "$(tail -c 1 /tmp/chunk | od -An -tx1 | tr -d ' ')" = 0a ] || cut=$((cut + 1))
+	reads=$((reads + 1))
+done
+exec 5<&-
+is "$cut $reads" "0 20" "events read 1000 bytes at a time: 20 reads, each ending at a line's end"
 rmmod pagetrail && rmmod nvsim
 ok $? "unloaded"
 done_testing
