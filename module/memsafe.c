@@ -24,7 +24,8 @@ bool pt_ram_readable(unsigned long addr, size_t len)
 		if (!is_vmalloc_addr((void *)ends[i]))
 			continue;
 		page = vmalloc_to_page((void *)ends[i]);
-		if (!page || !pfn_valid(page_to_pfn(page)) || PageReserved(page))
+		if (!page || !pfn_valid(page_to_pfn(page)) ||
+		    PageReserved(page))
 			return false;
 	}
 	return true;
