@@ -1,38 +1,382 @@
 # SPDX-License-Identifier: GPL-2.0
-# make bench: the same workloads side by side in one boot, without
-# pagetrail, with pagetrail on kprobes, and with fprobe where the kernel has
-# it. Prints "bench ..." lines; asserts only that every run completed.
+# make bench: pagetrail against what a user would run instead, in one boot.
+#
+#   none      nothing attached (anchor a)
+#   ptf, ptk  pagetrail on fprobe, on kprobes (b)
+#   tracefs   kprobe_events + kretprobe events on the functions pagetrail
+#             probes, fetching comparable fields, and the kmem page
+#             tracepoints it hooks, into the trace buffer (c)
+#   bpftrace  the same probes printing the same fields (d)
+#   detached  pagetrail loaded, then "detach" (e): must equal none
+#
+# Workloads: cuinit (CUDA init, 3 generations), faults (64 MiB of page
+# faults), and ptbench (tests/benchmod): out-of-line functions shaped like
+# the hot probe points, called a fixed number of times, ns per call.
+# Every round runs each configuration once (bpftrace: the first and the
+# last), the order rotated from round to round; each slot sets its
+# configuration up, discards one warm-up run of each workload, measures,
+# and tears it down. Every recorder gets 4 MiB per CPU. Then, once: the flight
+# recorder at its default size (how many records until the first loss and
+# at what rate, with and without a reader) and kernel memory per tracked
+# chunk. Prints "# bench ..." lines that scripts/bench pools into its table;
+# asserts only that every run completed.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 4
+plan 6
 
-insmod /pt/modules/nvsim.ko
-good=$(pt_layout)
-run_all() { # LABEL
-	stopwatch 5 "$1/cuinit" -- cuinit --gens 3 --drain && stopwatch 9 "$1/faults" faults
+PB=/sys/kernel/debug/ptbench
+TR=/sys/kernel/tracing
+OUT=/tmp/bench.out
+: > $OUT
+arg() { # KEY DEFAULT: pt.KEY=N from the kernel command line
+	local v
+	v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^pt\.$1=\([0-9][0-9]*\)$/\1/p")
+	echo "${v:-$2}"
 }
-# Detach and attach again (the whole probe set): what rmmod nvidia and a
-# reload cost while pagetrail is loaded. No baseline: absolute times.
-cycle() { # LABEL
-	stopwatch 5 "$1/detach_attach" -- sh -c \
-		"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"
+rounds=$(arg bench_rounds 3)
+runs=$(arg bench_runs 3)
+calls=$(arg bench_calls 5000)
+CFGS="none detached ptf ptk tracefs bpftrace"
+
+emit() { echo "bench $*" >> $OUT; echo "# bench $*"; }
+# stopwatch's line, tagged with the round
+sw() { # ROUND STOPWATCH-ARGS...
+	local r=$1
+	shift
+	stopwatch "$@" | while read -r l; do emit "${l#bench } round=$r"; done
 }
-{
-	run_all none
-	insmod /pt/modules/pagetrail.ko target=nvsim backend=1 ring_kb=32768 $good
-	run_all kprobe
-	cycle kprobe
+
+insmod /pt/modules/nvsim.ko && insmod /pt/modules/ptbench.ko
+ok $? "nvsim and ptbench loaded"
+PTKO="/pt/modules/pagetrail.ko target=nvsim"
+# pt.sh's table layout for the stock kernels and the pool array's address:
+# pagetrail checks both against the live pools before it attaches. The
+# loader (a dump of vmlinux's BTF, over a minute under TCG) only if refused.
+pools=$(awk '$3 == "sysmem_page_pools" && $4 == "[nvsim]" { print "0x" $1; exit }' /proc/kallsyms)
+good="$PT_LAYOUT_595 nv_pools_addr=$pools"
+if insmod $PTKO $good 2> /dev/null && grep -q '^state=attached' $PT/control; then
 	rmmod pagetrail
-	if insmod /pt/modules/pagetrail.ko target=nvsim backend=2 ring_kb=32768 $good 2>/dev/null; then
-		run_all fprobe
-		cycle fprobe
-		rmmod pagetrail
+else
+	rmmod pagetrail 2> /dev/null
+	good=$(pt_layout)
+	diag "the table layout was refused; the loader's is used"
+fi
+# The layout as shell variables (L_nv_alloc_num_pages=32 ...) and ptbench's
+# offsets (B_page_refcount=52 ...): the fetch arguments below use them.
+for kv in $good; do eval "L_$kv"; done
+for kv in $(cat $PB/info); do eval "B_$kv"; done
+diag "layout: $good"
+diag "ptbench: $(cat $PB/info)"
+
+# --- the probe set, once for tracefs and bpftrace ------------------------
+# What pagetrail's NVIDIA profile probes (module/nvidia/profile.c): name,
+# function, return probe (- none, void, or the return type), then fields:
+# NAME=N (argument N), NAME=N:TYPE, NAME=N+OFF:TYPE (a field at OFF of what
+# argument N points to), NAME=N+OFF+OFF2:TYPE (through one more pointer).
+# Plus ptbench's two functions, for the per-call cost.
+R=$B_page_refcount M=$B_page_mapcount
+NP=$L_nv_alloc_num_pages OR=$L_nv_alloc_order TB=$L_nv_alloc_page_table
+PN=$L_nv_pool_node_id PO=$L_nv_pool_order
+AT1="at=1 pages=1+$NP:u32 order=1+$OR:u32 pte0=1+$TB+0:x64"
+AT2="at=2 pages=2+$NP:u32 order=2+$OR:u32 pte0=2+$TB+0:x64"
+cat > /tmp/probes <<EOF
+insert vm_insert_page s32 vma=1 addr=2 page=3 flags=3+0:x64 ref=3+$R:s32 map=3+$M:s32
+up up - sem=1
+set_page nvsim:nv_alloc_set_page void at=1 pages=1+$NP:u32 order=1+$OR:u32 idx=2:u32 virt=3
+move nvsim:nv_mem_pool_move_pages u64 dst=1 src=2 max=3:u64
+free_list nvsim:nv_mem_pool_free_page_list void list=1 order=2:u32
+coherent nvsim:nv_alloc_coherent_pages u32 $AT2
+take nvsim:nv_mem_pool_alloc_pages u32 pool=1 node=1+$PN:u32 porder=1+$PO:u32 $AT2
+admit nvsim:nv_mem_pool_free_pages u32 pool=1 node=1+$PN:u32 porder=1+$PO:u32 $AT2
+worker nvsim:nv_mem_pool_worker void arg=1
+count nvsim:nv_mem_pool_shrinker_count u64 shrinker=1 nid=2+4:s32 nr=2+8:u64
+scan nvsim:nv_mem_pool_shrinker_scan u64 shrinker=1 nid=2+4:s32 nr=2+8:u64
+destroy nvsim:nv_mem_pool_destroy void pool=1 node=1+$PN:u32 porder=1+$PO:u32
+mmap_helper nvsim:nvidia_mmap_helper s32 nvlfp=2 vma=4 start=4+0:x64 end=4+8:x64
+vma_open nvsim:nvidia_vma_open - vma=1 start=1+0:x64 end=1+8:x64
+vma_release nvsim:nvidia_vma_release - vma=1 start=1+0:x64 end=1+8:x64
+alloc nvsim:nv_alloc_system_pages u32 $AT2
+release nvsim:nv_free_system_pages void $AT1
+mmap nvsim:nvidia_mmap s32 file=1 vma=2 start=2+0:x64 end=2+8:x64
+contig nvsim:nv_alloc_contig_pages u32 $AT2
+free_contig nvsim:nv_free_contig_pages void $AT1
+bm_insert ptbench:ptbench_insert s32 vma=1 addr=2 page=3 flags=3+0:x64 ref=3+$R:s32 map=3+$M:s32
+bm_take ptbench:ptbench_take u32 pool=1 node=1+$B_pool_node_id:u32 porder=1+$B_pool_order:u32 at=2 pages=2+$B_alloc_num_pages:u32 order=2+$B_alloc_order:u32
+EOF
+
+# tracefs: "p:ptb/NAME FUNC field=+OFF($argN):TYPE ..." and "r:ptb/NAME_ret
+# FUNC ret=$retval:TYPE", then the kmem events.
+awk '{
+	f = "p:ptb/" $1 " " $2
+	for (i = 4; i <= NF; i++) {
+		split($i, kv, "="); split(kv[2], ty, ":"); n = split(ty[1], p, "+")
+		e = "$arg" p[1]
+		for (j = 2; j <= n; j++) e = "+" p[j] "(" e ")"
+		f = f " " kv[1] "=" e ":" (ty[2] ? ty[2] : "x64")
+	}
+	print f
+	if ($3 == "void") print "r:ptb/" $1 "_ret " $2
+	else if ($3 != "-") print "r:ptb/" $1 "_ret " $2 " ret=$retval:" $3
+}' /tmp/probes > /tmp/tfs.defs
+# Every recorder gets the flight recorder's default size, 4 MiB per CPU:
+# the trace buffer (Debian's default is 1.4 MiB) and bpftrace's perf
+# buffers (BPFTRACE_PERF_RB_PAGES, default 64 pages).
+diag "tracefs buffer_size_kb default $(cat $TR/buffer_size_kb), set to 4096"
+echo 4096 > $TR/buffer_size_kb
+export BPFTRACE_PERF_RB_PAGES=1024
+cat > /tmp/tfs_on.sh <<EOF
+exec 2> /tmp/tfs.err
+cd $TR || exit 1
+while read -r l; do echo "\$l" >> kprobe_events || { echo "tracefs refused: \$l" >&2; exit 1; }; done < /tmp/tfs.defs
+echo > trace
+echo 1 > events/ptb/enable && echo 1 > events/kmem/mm_page_alloc/enable &&
+	echo 1 > events/kmem/mm_page_free/enable
+EOF
+cat > /tmp/tfs_off.sh <<EOF
+cd $TR || exit 1
+echo 0 > events/ptb/enable; echo 0 > events/kmem/mm_page_alloc/enable
+echo 0 > events/kmem/mm_page_free/enable
+sed 's/^[pr]:\([^ ]*\) .*/-:\1/' /tmp/tfs.defs | while read -r l; do echo "\$l" >> kprobe_events; done
+echo > trace
+EOF
+
+# bpftrace: the same probes and fields, printed with time and thread (what
+# the trace buffer stamps on every event). Debian 12's bpftrace 0.17 has no
+# module-qualified kprobes; the names are unique, so plain names do.
+awk '{
+	fn = $2; sub(/^[a-z]*:/, "", fn)
+	fmt = "%llu %d " $1; args = "nsecs, tid"
+	for (i = 4; i <= NF; i++) {
+		split($i, kv, "="); split(kv[2], ty, ":"); n = split(ty[1], p, "+")
+		t = ty[2] ? ty[2] : "x64"
+		e = "arg" (p[1] - 1)
+		for (j = 2; j <= n; j++) e = "*(" (j < n ? "uint64" : (t == "u32" ? "uint32" : t == "s32" ? "int32" : "uint64")) " *)(" e " + " p[j] ")"
+		fmt = fmt " " kv[1] "=" (t == "u32" ? "%u" : t == "s32" ? "%d" : t == "u64" ? "%llu" : "%llx")
+		args = args ", " e
+	}
+	printf "kprobe:%s { printf(\"%s\\n\", %s); }\n", fn, fmt, args
+	if ($3 == "void") printf "kretprobe:%s { printf(\"%%llu %%d %s_ret\\n\", nsecs, tid); }\n", fn, $1
+	else if ($3 != "-") printf "kretprobe:%s { printf(\"%%llu %%d %s_ret ret=%s\\n\", nsecs, tid, %s); }\n", fn, $1, ($3 == "s32" ? "%d" : "%llu"), ($3 == "s32" ? "(int32)retval" : "retval")
+}' /tmp/probes > /tmp/pt.bt
+cat >> /tmp/pt.bt <<'EOF'
+tracepoint:kmem:mm_page_alloc { printf("%llu %d mm_page_alloc pfn=%llu order=%u gfp=%llx\n", nsecs, tid, args->pfn, args->order, args->gfp_flags); }
+tracepoint:kmem:mm_page_free { printf("%llu %d mm_page_free pfn=%llu order=%u\n", nsecs, tid, args->pfn, args->order); }
+EOF
+
+# --- configurations: up, down, and how many probe hits so far ------------
+skip_reason() { cat /tmp/skip.$1 2>/dev/null; }
+skip() { echo "$2" > /tmp/skip.$1; }
+
+# pagetrail's probe hits: entries and returns of every probe, tracepoint hits.
+pt_events() {
+	[ -r $PT/coverage ] || { echo 0; return; }
+	awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "=")
+		if (kv[1] == "hits" || ($1 ~ /^probe=/ && kv[1] == "returns")) s += kv[2] } }
+		END { print s + 0 }' $PT/coverage
+}
+pt_up() { # CFG ROUND BACKEND
+	sw "$2" 1 "$1/load" -- insmod $PTKO backend=$3 $good
+	if ! grep -q '^state=attached' $PT/control 2>/dev/null; then
+		skip "$1" "pagetrail-backend=$3-did-not-attach($(dmesg | grep pagetrail | tail -n1 | tr ' =' '__'))"
+		rmmod pagetrail 2>/dev/null
+		return 1
 	fi
-} > /tmp/bench.out
-cat /tmp/bench.out | sed 's/^/# /'
-ok $? "workloads ran"
-is "$(grep -c 'error=' /tmp/bench.out)" 0 "no run failed"
-cmp_ok "$(grep -c '^bench ' /tmp/bench.out)" -ge 4 "baseline and kprobe results present"
-rmmod nvsim
+}
+pt_down() { # CFG ROUND
+	awk -v c="$1" -v r="$2" -F= '
+		/^ring_produced=/ { p = $2 } /^ring_lost=/ { l = $2 } /^tracked=/ { t = $2 }
+		/^capacity=/ { cap = $2 } /^anomalies=/ { a = $2 } /^gaps=/ { g = $2 }
+		END { printf "name=%s/stats round=%s produced=%s lost=%s tracked=%s capacity=%s anomalies=%s gaps=%s", c, r, p, l, t, cap, a, g }' \
+		$PT/stats > /tmp/st
+	emit "$(cat /tmp/st) missed=$(sed -n 's/.* missed=\([0-9]*\).*/\1/p' $PT/coverage | awk '{ s += $1 } END { print s + 0 }')"
+	sw "$2" 1 "$1/unload" -- rmmod pagetrail
+}
+up_none() { :; }
+down_none() { :; }
+events_none() { echo 0; }
+up_ptf() { pt_up ptf "$1" 2 && sw "$1" 1 ptf/detach_attach -- sh -c \
+	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
+down_ptf() { pt_down ptf "$1"; }
+events_ptf() { pt_events; }
+up_ptk() { pt_up ptk "$1" 1 && sw "$1" 1 ptk/detach_attach -- sh -c \
+	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
+down_ptk() { pt_down ptk "$1"; }
+events_ptk() { pt_events; }
+up_detached() {
+	pt_up detached "$1" 0 || return 1
+	sw "$1" 1 detached/detach -- sh -c "echo detach > $PT/control"
+	grep -q '^state=detached' $PT/control || { skip detached "detach-failed"; rmmod pagetrail; return 1; }
+}
+down_detached() { pt_down detached "$1"; }
+events_detached() { pt_events; }
+up_tracefs() {
+	sw "$1" 1 tracefs/load -- sh /tmp/tfs_on.sh
+	[ "$(cat $TR/events/ptb/enable 2>/dev/null)" = 1 ] || {
+		skip tracefs "kprobe_events-refused($(tail -n1 /tmp/tfs.err 2>/dev/null | tr ' ' '_'))"
+		sh /tmp/tfs_off.sh 2>/dev/null; return 1; }
+}
+down_tracefs() {
+	emit "name=tracefs/stats round=$1 $(cat $TR/per_cpu/cpu*/stats | awk '
+		/^entries:/ { e += $2 } /^overrun:/ { o += $2 } /^dropped events:/ { d += $3 }
+		END { printf "buffered=%d overrun=%d dropped=%d", e, o, d }') buffer_kb=$(cat $TR/buffer_size_kb)"
+	sw "$1" 1 tracefs/unload -- sh /tmp/tfs_off.sh
+}
+# entries-written in the trace header counts every event, overwritten or not.
+events_tracefs() {
+	head -n 4 $TR/trace | sed -n 's|.*entries-written: *[0-9]*/\([0-9]*\).*|\1|p'
+}
+bt_kprobes=$(grep -c '^kprobe:\|^kretprobe:' /tmp/pt.bt)
+up_bpftrace() {
+	local kp_base
+	kp_base=$(wc -l < /sys/kernel/debug/kprobes/list)
+	command -v bpftrace > /dev/null || {
+		skip bpftrace "not-in-guest(no-/usr/bin/bpftrace-on-the-host:apt-get_install_bpftrace)"
+		return 1; }
+	: > /tmp/bt.out
+	echo 0 > /tmp/bt.tot && echo 0 > /tmp/bt.lost
+	# bpftrace says "Attaching N probes..." before it attaches them: ready
+	# is when every kprobe of the script is in the kernel's list. Appending,
+	# so the output can be emptied between workloads.
+	sw "$1" 1 bpftrace/load -- sh -c "bpftrace /tmp/pt.bt >> /tmp/bt.out 2> /tmp/bt.err &
+		echo \$! > /tmp/bt.pid
+		t=0
+		while [ \$(wc -l < /sys/kernel/debug/kprobes/list) -lt $((bt_kprobes + kp_base)) ]; do
+			kill -0 \$(cat /tmp/bt.pid) 2>/dev/null || exit 1
+			t=\$((t + 1)); [ \$t -lt 3000 ] || exit 1
+			sleep 0.1
+		done"
+	[ "$(wc -l < /sys/kernel/debug/kprobes/list)" -ge $((bt_kprobes + kp_base)) ] || {
+		skip bpftrace "did-not-attach($(grep -v '^$' /tmp/bt.err | tail -n1 | tr ' =' '__' | cut -c1-160))"
+		kill "$(cat /tmp/bt.pid)" 2>/dev/null
+		diag "bpftrace stderr: $(head -c 2000 /tmp/bt.err)"
+		return 1; }
+	diag "bpftrace: $(grep '^Attaching' /tmp/bt.out)"
+}
+down_bpftrace() {
+	local pid t=0
+	pid=$(cat /tmp/bt.pid)
+	sw "$1" 1 bpftrace/unload -- sh -c "kill -INT $pid; while kill -0 $pid 2>/dev/null; do sleep 0.1; done"
+	events_bpftrace > /dev/null
+	emit "name=bpftrace/stats round=$1 printed=$(cat /tmp/bt.tot) lost=$(cat /tmp/bt.lost)"
+}
+# Lines printed so far (a second to drain bpftrace's buffers); the output
+# is emptied each time, the totals kept.
+events_bpftrace() {
+	sleep 1
+	echo $(($(cat /tmp/bt.tot) + $(grep -vc '^Lost ' /tmp/bt.out))) > /tmp/bt.tot
+	echo $(($(cat /tmp/bt.lost) + $(sed -n 's/^Lost \([0-9]*\) events.*/\1/p' /tmp/bt.out |
+		awk '{ s += $1 } END { print s + 0 }'))) > /tmp/bt.lost
+	: > /tmp/bt.out
+	cat /tmp/bt.tot
+}
+
+# --- one slot: a configuration's workloads -------------------------------
+bm() { # CFG ROUND KIND: ptbench calls on CPU 0, one warm-up batch
+	local i=0
+	taskset -c 0 sh -c "echo $3 $calls > $PB/run"
+	while [ $i -lt "$runs" ]; do
+		taskset -c 0 sh -c "echo $3 $calls > $PB/run" &&
+			emit "name=$1/bm_$3 round=$2 $(cut -d' ' -f2- $PB/run)"
+		i=$((i + 1))
+	done
+}
+slot() { # CFG ROUND
+	local c=$1 r=$2 e0 e1 k t0
+	# bpftrace compiles its script for 45 s under TCG and its slot takes
+	# twice any other's: it runs in the first and the last round only.
+	[ "$c" = bpftrace ] && [ "$r" -ne 1 ] && [ "$r" -ne "$rounds" ] && return
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	if [ -s /tmp/skip.$c ] || ! "up_$c" "$r"; then
+		emit "name=$c/cuinit round=$r skipped=$(skip_reason "$c")"
+		return
+	fi
+	cuinit --gens 3 --drain > /dev/null
+	"events_$c" > /dev/null
+	e0=$("events_$c")
+	sw "$r" "$runs" "$c/cuinit" -- cuinit --gens 3 --drain
+	e1=$("events_$c")
+	emit "name=$c/events round=$r runs=$runs events=$((e1 - e0))"
+	stopwatch 1 "$c/faults" faults > /dev/null
+	sw "$r" "$runs" "$c/faults" faults
+	for k in insert take up page; do bm "$c" "$r" $k; done
+	"events_$c" > /dev/null
+	"down_$c" "$r"
+	emit "name=$c/slot round=$r secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")"
+}
+
+r=1
+while [ "$r" -le "$rounds" ]; do
+	# Rotate: round r starts at configuration r, so each one runs early
+	# and late, after each of the others.
+	set -- $CFGS
+	i=1
+	while [ $i -lt "$r" ]; do set -- "$@" "$1"; shift; i=$((i + 1)); done
+	note "bench round $r/$rounds: $*"
+	for c in "$@"; do slot "$c" "$r"; done
+	r=$((r + 1))
+done
+is "$(grep -c 'error=' $OUT)" 0 "no run failed"
+cmp_ok "$(grep -c '^bench name=none/cuinit ' $OUT)" -eq "$rounds" "every round ran the baseline"
+for c in ptf ptk tracefs bpftrace detached; do
+	[ -s /tmp/skip.$c ] && diag "$c skipped: $(skip_reason $c)"
+done
+
+# --- the flight recorder at its default size -----------------------------
+# No reader: records until the first loss, and the rate they came at. A
+# monitor samples the counters every 0.2 s while cuinit runs.
+monitor() {
+	while [ ! -e /tmp/mon.stop ]; do
+		awk -v t="$(cut -d' ' -f1 /proc/uptime)" -F= '/^ring_produced=/ { p = $2 }
+			/^ring_lost=/ { l = $2 } END { print t, p, l }' $PT/stats
+		sleep 0.2
+	done > /tmp/mon
+}
+ring_phase() { # NAME READER(0|1)
+	local t0 t1 rd=
+	echo reset > $PT/control
+	if [ "$2" = 1 ]; then
+		rm -f /tmp/rd.stop
+		taskset -c 1 sh -c "while [ ! -e /tmp/rd.stop ]; do cat $PT/events.bin > /dev/null; sleep 0.05; done" &
+		rd=$!
+	fi
+	rm -f /tmp/mon.stop
+	monitor & mon=$!
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for i in 1 2 3; do cuinit --gens 3 --drain > /dev/null; done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	touch /tmp/mon.stop /tmp/rd.stop
+	wait $mon
+	[ -n "$rd" ] && wait $rd
+	emit "name=ring/$1 $(awk -v t0="$t0" -v t1="$t1" -F= '
+		/^ring_produced=/ { p = $2 } /^ring_lost=/ { l = $2 } /^ring_read=/ { rd = $2 }
+		END { printf "secs=%.2f produced=%d read=%d lost=%d", t1 - t0, p, rd, l }' $PT/stats) $(awk -v t0="$t0" '
+		$3 > 0 && !seen { seen = 1; printf "first_loss_after=%d first_loss_secs=%.2f", pp, pt - t0 }
+		{ pp = $2; pt = $1 } END { if (!seen) printf "first_loss_after=none" }' /tmp/mon)"
+}
+insmod $PTKO $good
+ok $? "pagetrail with its default ring ($(cat /sys/module/pagetrail/parameters/ring_kb) KiB per CPU, overwrite=$(cat /sys/module/pagetrail/parameters/overwrite))"
+emit "name=ring/config ring_kb=$(cat /sys/module/pagetrail/parameters/ring_kb) record_bytes=128 cpus=$(grep -c ^processor /proc/cpuinfo)"
+ring_phase noreader 0
+ring_phase reader 1
+rmmod pagetrail
+
+# --- memory per tracked chunk ---------------------------------------------
+# pagetrail's stats give no byte counts, so the kernel's do: vmalloc and
+# slab before and after a load with max_pages=A and one with max_pages=B
+# (detached: nothing tracked, the table is allocated at load).
+mem_kb() { awk '/^(VmallocUsed|Slab):/ { s += $2 } END { print s }' /proc/meminfo; }
+mem_at() { # MAX_PAGES
+	local m0 m1
+	m0=$(mem_kb)
+	insmod $PTKO attach=0 max_pages=$1 $good || return 1
+	m1=$(mem_kb)
+	echo "capacity=$(kv capacity) kb=$((m1 - m0))"
+	rmmod pagetrail
+}
+a=$(mem_at 16384) && b=$(mem_at 131072)
+ok $? "loaded twice for the memory slope"
+emit "name=memory chunks_a=16384 $(echo "$a" | sed 's/capacity=[0-9]* //; s/kb=/kb_a=/') chunks_b=131072 $(echo "$b" | sed 's/capacity=[0-9]* //; s/kb=/kb_b=/')"
+
+rmmod ptbench && rmmod nvsim
 ok $? "unloaded"
 done_testing
