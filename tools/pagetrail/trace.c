@@ -149,8 +149,10 @@ static const char *name_get(const struct pt_trace_ctx *c, int pid)
 
 /*
  * trace-cmd record -N sends the saved command lines when it connects, so
- * a thread born later has no name there; sched_switch, task_newtask and
- * task_rename, when recorded too, carry it.
+ * a thread born later has no name there; sched_switch and task_rename, when
+ * recorded too, carry it. task_newtask does not: its comm is the parent's
+ * (a kernel thread is "kthreadd" until renamed), so when the rename is among
+ * lost records the thread stays unnamed rather than misnamed.
  */
 static void learn_name(struct pt_trace_ctx *c, struct tep_event *ev,
 		       struct tep_record *r)
@@ -160,7 +162,6 @@ static void learn_name(struct pt_trace_ctx *c, struct tep_event *ev,
 	} src[] = {
 		{ "sched", "sched_switch", "next_pid", "next_comm" },
 		{ "sched", "sched_switch", "prev_pid", "prev_comm" },
-		{ "task", "task_newtask", "pid", "comm" },
 		{ "task", "task_rename", "pid", "newcomm" },
 	};
 	size_t i;
