@@ -38,6 +38,22 @@ like "$s" "probes      5 of 5 planted" "status counts planted probes"
 s=$("$PT" status --from "$out/undetermined"); rc=$?
 is "$rc" 1 "status exits 1 when the ring lost records"
 like "$s" "ring lost 12 records" "status names the loss"
+# An inlined helper: not planted. With the profile's fallback line it is no
+# hole (exit 0, the lost detail named); without one it is (exit 1).
+sed 's/^coverage: probe=nv_alloc_set_page backend=fprobe planted=1 error=0 hits=6/coverage: probe=nvsim:nv_alloc_set_page backend=none planted=0 error=-2 hits=0/' \
+	"$FX/clean.fx" > "$out/inl-nofb.fx"
+{ cat "$out/inl-nofb.fx"
+  echo "coverage: fallback=nv_alloc_set_page via=page_table_walk_at_take_and_alloc_return lost=assignment_order_within_one_call"; } > "$out/inl-fb.fx"
+"$out/ptfixture" "$out/inl-nofb.fx" "$out/inl-nofb" && "$out/ptfixture" "$out/inl-fb.fx" "$out/inl-fb"
+s=$("$PT" status --from "$out/inl-fb"); rc=$?
+is "$rc" 0 "status: an inlined helper a fallback covers is no hole (exit 0)"
+like "$s" "fallback: nvsim:nv_alloc_set_page inlined, seen via page_table_walk_at_take_and_alloc_return; detail lost: assignment_order_within_one_call" \
+	"status: names the fallback and the detail it loses"
+like "$("$PT" status --from "$out/inl-fb" --json | tr -d ' \n')" '"fallbacks":\[\{"symbol":"nv_alloc_set_page","via":"page_table_walk_at_take_and_alloc_return"' \
+	"status --json: the fallback"
+s=$("$PT" status --from "$out/inl-nofb"); rc=$?
+is "$rc" 1 "status: a probe not planted with no fallback is a hole (exit 1)"
+like "$s" "probe nvsim:nv_alloc_set_page not planted" "status: names the probe not planted"
 "$PT" status --from "$out/nosuch" > /dev/null 2>&1
 is $? 2 "status exits 2 on a missing source"
 is "$("$PT" status --from "$out/foreign" --json | grep -c '"complete":true')" 1 "status --json: complete"

@@ -58,8 +58,27 @@ static void parse_coverage(struct pt_cov *c, const char *text)
 			pt_kv_str(line, "tracepoint", t->name, sizeof(t->name));
 			t->hooked = (int)pt_kv_ll(line, "hooked", 0);
 			t->hits = pt_kv_ll(line, "hits", 0);
+		} else if (!strncmp(line, "fallback=", 9) && c->nfallback < 8) {
+			struct pt_fallback_cov *f = &c->fallback[c->nfallback++];
+
+			pt_kv_str(line, "fallback", f->symbol, sizeof(f->symbol));
+			pt_kv_str(line, "via", f->via, sizeof(f->via));
+			pt_kv_str(line, "lost", f->lost, sizeof(f->lost));
 		}
 	}
+}
+
+const struct pt_fallback_cov *pt_cov_fallback_for(const struct pt_cov *c,
+						  const char *name)
+{
+	const char *sym = strchr(name, ':');
+	int i;
+
+	sym = sym ? sym + 1 : name;
+	for (i = 0; i < c->nfallback; i++)
+		if (!strcmp(c->fallback[i].symbol, sym))
+			return &c->fallback[i];
+	return NULL;
 }
 
 static void parse_stats(struct pt_cov *c, const char *t)
@@ -114,7 +133,12 @@ static void find_reasons(struct pt_cov *c)
 	if (c->have_stats && strcmp(c->state, "attached"))
 		reason(c, "not attached (state %s)", c->state);
 	for (i = 0; i < c->nprobe; i++) {
-		if (!c->probe[i].planted)
+		/*
+		 * An inlined helper is no hole when a fallback sees its
+		 * transitions; the detail it loses is shown, not counted.
+		 */
+		if (!c->probe[i].planted &&
+		    !pt_cov_fallback_for(c, c->probe[i].name))
 			reason(c, "probe %s not planted", c->probe[i].name);
 		if (c->probe[i].missed)
 			reason(c, "probe %s missed %lld calls",
@@ -206,6 +230,19 @@ struct json_object *pt_cov_json(const struct pt_cov *c)
 		json_object_array_add(a, t);
 	}
 	json_object_object_add(o, "probes", a);
+	a = json_object_new_array();
+	for (i = 0; i < c->nfallback; i++) {
+		struct json_object *f = json_object_new_object();
+
+		json_object_object_add(
+			f, "symbol", json_object_new_string(c->fallback[i].symbol));
+		json_object_object_add(
+			f, "via", json_object_new_string(c->fallback[i].via));
+		json_object_object_add(
+			f, "lost", json_object_new_string(c->fallback[i].lost));
+		json_object_array_add(a, f);
+	}
+	json_object_object_add(o, "fallbacks", a);
 	ADD_INT(r, c, produced);
 	ADD_INT(r, c, read);
 	ADD_INT(r, c, buffered);

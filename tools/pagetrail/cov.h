@@ -16,6 +16,13 @@ struct pt_probe_cov {
 	long long hits, filtered, entries, returns, pending, missed;
 };
 
+/* A probe the profile could not plant (helper inlined) and what stands in. */
+struct pt_fallback_cov {
+	char symbol[48];
+	char via[64];
+	char lost[64];
+};
+
 struct pt_tp_cov {
 	char name[48];
 	int hooked;
@@ -30,6 +37,8 @@ struct pt_cov {
 	int nprobe;
 	struct pt_tp_cov tp[8];
 	int ntp;
+	struct pt_fallback_cov fallback[8];
+	int nfallback;
 	long long produced, read, buffered, overwritten, dropped_full,
 		dropped_frozen, lost;
 	long long unaccounted, tracked, capacity, recycled, tracker_full, gaps,
@@ -42,6 +51,9 @@ struct pt_cov {
 	int nreasons;
 };
 
+/* The fallback standing in for probe @name ("target:symbol"), or NULL. */
+const struct pt_fallback_cov *pt_cov_fallback_for(const struct pt_cov *c,
+						  const char *name);
 /* Gather coverage facts from a loaded source (missing files: have_* 0). */
 void pt_cov_load(struct pt_cov *c, const struct pt_src *s);
 /* Coverage is complete: nothing missed, lost or unobserved. */

@@ -55,10 +55,19 @@ static void print_probes(const struct pt_cov *c)
 	/* backend=0 takes fprobe where the kernel has it: none at all is the fallback. */
 	if (!fp && kp)
 		printf("  fallback: every probe on kprobes (no fprobe on this kernel, or backend=1)\n");
-	for (i = 0; i < c->nprobe; i++)
-		if (!c->probe[i].planted)
-			printf("  fallback: %s not planted, its role is seen only through others\n",
+	for (i = 0; i < c->nprobe; i++) {
+		const struct pt_fallback_cov *f;
+
+		if (c->probe[i].planted)
+			continue;
+		f = pt_cov_fallback_for(c, c->probe[i].name);
+		if (f)
+			printf("  fallback: %s inlined, seen via %s; detail lost: %s\n",
+			       c->probe[i].name, f->via, f->lost);
+		else
+			printf("  not planted: %s, no fallback: its transitions are not seen\n",
 			       c->probe[i].name);
+	}
 }
 
 /* A capture says where it was taken; live, uname is the same machine. */
