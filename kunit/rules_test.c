@@ -763,7 +763,29 @@ static void rules_assign_again_to_the_same_owner_is_a_repeat(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.anomalies, (u32)BIT(PT_AN_ASSIGN_WHILE_OWNED));
 }
 
+/* move_pages inlined: the list of a take is the one the chunk was on. */
+static void rules_take_of_an_unseen_list_names_the_chunks_list(struct kunit *test)
+{
+	struct pt_rule_input in = { .role = PT_ROLE_TAKE,
+				    .cause = PT_CAUSE_NONE };
+	struct pt_rule_result r;
+
+	pt_rule_apply(PT_ST_POOLED_CLEAN, &in, &r);
+	KUNIT_EXPECT_EQ(test, r.cause, (u8)PT_CAUSE_CLEAN);
+	pt_rule_apply(PT_ST_POOLED_DIRTY, &in, &r);
+	KUNIT_EXPECT_EQ(test, r.cause, (u8)PT_CAUSE_DIRTY);
+	/* Pooled without a list (never scrubbed or seen) stays unknown. */
+	pt_rule_apply(PT_ST_POOLED, &in, &r);
+	KUNIT_EXPECT_EQ(test, r.cause, (u8)PT_CAUSE_NONE);
+	/* A list that was seen is never overridden. */
+	in.cause = PT_CAUSE_DIRTY;
+	pt_rule_apply(PT_ST_POOLED_CLEAN, &in, &r);
+	KUNIT_EXPECT_EQ(test, r.cause, (u8)PT_CAUSE_DIRTY);
+	KUNIT_EXPECT_TRUE(test, r.gap);
+}
+
 static struct kunit_case pt_rules_cases[] = {
+	KUNIT_CASE(rules_take_of_an_unseen_list_names_the_chunks_list),
 	KUNIT_CASE(rules_unsure_context_turns_anomalies_into_gaps),
 	KUNIT_CASE(rules_assign_again_to_the_same_owner_is_a_repeat),
 	KUNIT_CASE_PARAM(rules_admit_from_every_state, admit_gen_params),

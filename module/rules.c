@@ -52,6 +52,10 @@ static void take(u8 from, const struct pt_rule_input *in,
 		 struct pt_rule_result *r)
 {
 	r->to = PT_ST_TAKEN;
+	if (in->cause == PT_CAUSE_NONE && from == PT_ST_POOLED_CLEAN)
+		r->cause = PT_CAUSE_CLEAN;
+	else if (in->cause == PT_CAUSE_NONE && from == PT_ST_POOLED_DIRTY)
+		r->cause = PT_CAUSE_DIRTY;
 	switch (from) {
 	case PT_ST_POOLED:
 		break;
@@ -237,7 +241,9 @@ void pt_rule_apply(u8 from, const struct pt_rule_input *in,
 	/* A corrupt state is treated as never observed, and said so. */
 	if (unknown)
 		from = PT_ST_UNTRACKED;
-	*out = (struct pt_rule_result){ .to = from, .record = true };
+	*out = (struct pt_rule_result){ .to = from,
+					.cause = in->cause,
+					.record = true };
 
 	switch (in->role) {
 	case PT_ROLE_ADMIT:

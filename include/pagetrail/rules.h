@@ -26,6 +26,11 @@ struct pt_rule_input {
 
 struct pt_rule_result {
 	u8 to; /* next state */
+	/*
+	 * The record's cause: the input's, except a take whose list was not
+	 * seen (helper inlined): the list the chunk was on, from its state.
+	 */
+	u8 cause;
 	bool record; /* false: a repeat observation, nothing to log */
 	bool gap; /* the transition's predecessor was never observed */
 	bool new_generation; /* a pool admission: generation + 1 */

@@ -94,7 +94,7 @@ static const struct {
 	  "assignment_order_within_one_call" },
 	{ "nv_mem_pool_move_pages", NV_FB_MOVE_PAGES,
 	  "take_beside_each_pool_assignment",
-	  "clean_or_dirty_list_of_each_take" },
+	  "list_of_a_take_whose_scrub_was_not_seen" },
 	{ "nv_mem_pool_free_page_list", NV_FB_FREE_LIST,
 	  "mm_page_free_inside_shrinker_and_destroy",
 	  "reclaims_whose_free_was_not_traced" },
