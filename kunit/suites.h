@@ -12,5 +12,6 @@ extern struct kunit_suite pt_ring_account_suite;
 extern struct kunit_suite pt_layout_suite;
 extern struct kunit_suite pt_memsafe_suite;
 extern struct kunit_suite pt_frames_suite;
+extern struct kunit_suite pt_table_suite;
 
 #endif /* PAGETRAIL_KUNIT_SUITES_H */

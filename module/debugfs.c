@@ -18,7 +18,7 @@
 #include <pagetrail/record.h>
 #include <pagetrail/rules.h>
 #include <pagetrail/frames.h>
-#include <pagetrail/events.h>
+#include <pagetrail/recorder.h>
 #include <pagetrail/target.h>
 #include <pagetrail/profile.h>
 #include <pagetrail/devcg.h>
@@ -33,8 +33,8 @@ static int pt_control_show(struct seq_file *m, void *v)
 	pt_target_show(m);
 	pt_dbg_prof->show_control(m);
 	seq_printf(m, "frozen=%d\noverwrite=%d\nfreeze_on_anomaly=%d\n",
-		   pt_ring_frozen(), pt_ring_overwrite(),
-		   pt_events_freeze_on_anomaly());
+		   pt_recorder_frozen(), pt_ring_overwrite(),
+		   pt_recorder_freeze_on_anomaly());
 	pt_devcg_show_state(m);
 	return 0;
 }
@@ -79,10 +79,10 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		pt_target_detach();
 		break;
 	case PT_CMD_FREEZE:
-		pt_ring_freeze(true);
+		pt_recorder_freeze(true);
 		break;
 	case PT_CMD_THAW:
-		pt_ring_freeze(false);
+		pt_recorder_freeze(false);
 		break;
 	case PT_CMD_RESET:
 		pt_tracker_reset(pt_reset_counters);
@@ -92,7 +92,7 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		pt_ring_set_overwrite(cmd.value);
 		break;
 	case PT_CMD_FREEZE_ON_ANOMALY:
-		pt_events_set_freeze_on_anomaly(cmd.value);
+		pt_recorder_set_freeze_on_anomaly(cmd.value);
 		break;
 	case PT_CMD_DEVCG:
 		ret = pt_devcg_set_enabled(cmd.value);
@@ -126,7 +126,7 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	if (!ts)
 		return -ENOMEM;
 	pt_target_show(m);
-	pt_tracker_ring_stats(&rs);
+	pt_recorder_ring_stats(&rs);
 	seq_printf(
 		m,
 		"ring_produced=%llu\nring_read=%llu\nring_buffered=%llu\n"
@@ -142,8 +142,15 @@ static int pt_stats_show(struct seq_file *m, void *v)
 		"filter_used=%llu\ngaps=%llu\nanomalies=%llu\nanomalies_dropped=%llu\n"
 		"anomalies_repeated=%llu\n",
 		ts->tracked, ts->capacity, ts->recycled, ts->full,
-		ts->filter_used, ts->gaps, ts->anomalies,
-		ts->anomalies_dropped, ts->anomalies_repeated);
+		ts->filter_used, ts->gaps, ts->anomalies, ts->anomalies_dropped,
+		ts->anomalies_repeated);
+	seq_printf(
+		m,
+		"table_bytes=%llu\nfixed_bytes=%llu\nbytes_per_chunk=%llu\nhistory_entries=%llu\n"
+		"shards=%llu\nshard_locked=%llu\nshard_contended_same=%llu\nshard_contended_other=%llu\n",
+		ts->table_bytes, ts->fixed_bytes, ts->bytes_per_chunk,
+		ts->history_entries, ts->shards, ts->shard_locked,
+		ts->shard_contended_same, ts->shard_contended_other);
 	for (i = 1; i < PT_ROLE_MAX; i++)
 		seq_printf(m, "events_%s=%llu\n", pt_role_name(i),
 			   ts->events_by_role[i]);

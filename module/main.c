@@ -10,7 +10,7 @@
 #include <pagetrail/tracker.h>
 #include <pagetrail/frames.h>
 #include <pagetrail/probes.h>
-#include <pagetrail/events.h>
+#include <pagetrail/recorder.h>
 #include <pagetrail/target.h>
 #include <pagetrail/profile.h>
 #include <pagetrail/debugfs.h>
@@ -29,7 +29,9 @@ MODULE_PARM_DESC(attach,
 
 static unsigned int ring_kb;
 module_param(ring_kb, uint, 0444);
-MODULE_PARM_DESC(ring_kb, "flight recorder size per CPU in KiB (0: 128 MiB shared by the CPUs, 256..4096 each)");
+MODULE_PARM_DESC(
+	ring_kb,
+	"flight recorder size per CPU in KiB (0: 128 MiB shared by the CPUs, 256..4096 each)");
 
 static bool overwrite = true;
 module_param(overwrite, bool, 0444);
@@ -42,10 +44,11 @@ module_param(freeze_on_anomaly, bool, 0444);
 MODULE_PARM_DESC(freeze_on_anomaly,
 		 "stop recording after the first anomaly (default 0)");
 
-static unsigned int max_pages = 16384;
+static unsigned int max_pages;
 module_param(max_pages, uint, 0444);
-MODULE_PARM_DESC(max_pages,
-		 "chunks tracked at once (default 16384, ~470 bytes each)");
+MODULE_PARM_DESC(
+	max_pages,
+	"chunks tracked at once (0: one per two pages of RAM, 16384..4194304; <= 64 bytes each)");
 
 static unsigned int max_anomalies = 64;
 module_param(max_anomalies, uint, 0444);
@@ -64,8 +67,9 @@ MODULE_PARM_DESC(
 
 static bool devcg;
 module_param(devcg, bool, 0444);
-MODULE_PARM_DESC(devcg,
-		 "record device-cgroup denials from load on (default 0; control: devcg=0|1)");
+MODULE_PARM_DESC(
+	devcg,
+	"record device-cgroup denials from load on (default 0; control: devcg=0|1)");
 
 static int devcg_major = -1;
 module_param(devcg_major, int, 0444);
@@ -84,6 +88,17 @@ static unsigned int pt_default_ring_kb(void)
 	return clamp((128u << 10) / num_possible_cpus(), 256u, 4096u);
 }
 
+/*
+ * A driver's pool cannot hold more chunks than RAM has pages, and one that
+ * holds half of RAM in order-0 chunks has long met the shrinker: one chunk
+ * per two pages never overflows in practice and costs at most 64 bytes
+ * per 8 KiB of RAM (0.8%): the million chunks of an 8 GiB machine, 62 MiB.
+ */
+static unsigned int pt_default_max_pages(void)
+{
+	return clamp_t(unsigned long, totalram_pages() / 2, 16384, 1u << 22);
+}
+
 static int pt_check_module_params(void)
 {
 	if (!ring_kb)
@@ -100,8 +115,11 @@ static int pt_check_module_params(void)
 		       totalram_pages() << (PAGE_SHIFT - 10));
 		return -EINVAL;
 	}
+	if (!max_pages)
+		max_pages = pt_default_max_pages();
 	if (max_pages < 64 || max_pages > (1u << 22)) {
-		pr_err("max_pages=%u: must be 64..4194304\n", max_pages);
+		pr_err("max_pages=%u: must be 0 (auto) or 64..4194304\n",
+		       max_pages);
 		return -EINVAL;
 	}
 	if (!max_anomalies || max_anomalies > 4096) {
@@ -165,7 +183,7 @@ static int __init pagetrail_init(void)
 		       num_possible_cpus(), ret);
 		goto err_tracker;
 	}
-	pt_events_set_freeze_on_anomaly(freeze_on_anomaly);
+	pt_recorder_set_freeze_on_anomaly(freeze_on_anomaly);
 	ret = pt_target_init(pt_profile, tgt, attach);
 	if (ret)
 		goto err_frames;

@@ -18,12 +18,12 @@ struct pt_ring_stats {
 
 int pt_ring_init(unsigned long bytes_per_cpu, bool overwrite);
 void pt_ring_exit(void);
+/* Writers run with IRQs off: one writer per CPU at a time, in seq order. */
 void pt_ring_write(const struct pagetrail_record *rec);
+void pt_ring_count_frozen(void);
 bool pt_ring_read(struct pagetrail_record *rec);
 void pt_ring_set_overwrite(bool overwrite);
 bool pt_ring_overwrite(void);
-void pt_ring_freeze(bool frozen);
-bool pt_ring_frozen(void);
 void pt_ring_reset(void);
 void pt_ring_get_stats(struct pt_ring_stats *st);
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* pagetrail: per-chunk state table, page history and anomaly store. */
+/*
+ * pagetrail: apply observations to the chunk table (the pure rules under
+ * the chunk's shard lock), record them, and keep the anomaly store.
+ */
 #ifndef PAGETRAIL_TRACKER_H
 #define PAGETRAIL_TRACKER_H
 
@@ -25,7 +28,7 @@ struct pt_hist {
 	u8 gap;
 };
 
-/* A snapshot of one tracked chunk (the table's entry, copied out). */
+/* A snapshot of one tracked chunk, its history from the recent window. */
 struct pt_page_view {
 	u64 pfn;
 	u64 token;
@@ -36,7 +39,6 @@ struct pt_page_view {
 	u32 index;
 	u32 gaps;
 	u32 anomalies;
-	u32 aux;
 	u8 order;
 	u8 state;
 	u8 hist_len;
@@ -90,6 +92,15 @@ struct pt_tracker_stats {
 	u64 anomalies_dropped; /* anomaly store full: one entry lost */
 	u64 anomalies_repeated; /* same kind on the same pfn: counted only */
 	u64 events_by_role[PT_ROLE_MAX];
+	/* memory: what grows with the capacity, and per chunk of capacity */
+	u64 table_bytes;
+	u64 fixed_bytes; /* pre-filter, shards and anomaly store */
+	u64 bytes_per_chunk;
+	u64 history_entries;
+	u64 shards;
+	u64 shard_locked;
+	u64 shard_contended_same;
+	u64 shard_contended_other;
 };
 
 int pt_tracker_init(unsigned int max_pages, unsigned int max_anomalies);
@@ -101,12 +112,9 @@ bool pt_tracker_maybe_tracked(u64 pfn);
 bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
 bool pt_tracker_record_event(const struct pt_obs *obs,
 			     struct pagetrail_record *rec);
-bool pt_tracker_lookup(u64 pfn, struct pt_page_view *view);
 bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);
 unsigned int pt_tracker_slots(void);
 void pt_tracker_get_stats(struct pt_tracker_stats *st);
-struct pt_ring_stats;
-void pt_tracker_ring_stats(struct pt_ring_stats *st);
 
 unsigned int pt_anomaly_count(void);
 bool pt_anomaly_copy(unsigned int i, struct pt_anomaly_entry *out);

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pagetrail: the recorder: sequence numbers, the ring write, freezing and
+ * the pause a reset needs. Callers stamp and write with IRQs off (under
+ * the chunk's lock for a page transition), so one chunk's records are in
+ * sequence order across CPUs and each CPU's ring holds increasing seqs.
+ */
+#ifndef PAGETRAIL_RECORDER_H
+#define PAGETRAIL_RECORDER_H
+
+#include <linux/types.h>
+#include <uapi/pagetrail.h>
+
+struct pt_ring_stats;
+
+/* IRQs off: true while a reset is under way (record nothing, count nothing). */
+bool pt_recorder_paused(void);
+/*
+ * IRQs off: who, when and the next sequence number. @anomaly with
+ * freeze_on_anomaly set freezes the recorder at this very record. Returns
+ * false when the record comes after a freeze: it is counted, not kept.
+ */
+bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly);
+/* IRQs off, on the CPU that stamped @rec: into the ring, or counted frozen. */
+void pt_recorder_write(const struct pagetrail_record *rec, bool keep);
+
+void pt_recorder_freeze(bool frozen);
+bool pt_recorder_frozen(void);
+void pt_recorder_set_freeze_on_anomaly(bool on);
+bool pt_recorder_freeze_on_anomaly(void);
+void pt_recorder_reset(void (*clear)(void));
+void pt_recorder_ring_stats(struct pt_ring_stats *st);
+
+#endif /* PAGETRAIL_RECORDER_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail: the recorder. No lock of its own: the sequence number is one
+ * atomic, whose top bit is the freeze, so "frozen after record N" is
+ * decided by the same instruction that hands out N; pausing for a reset
+ * waits for an RCU grace period, because every writer runs with IRQs off.
+ */
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/pid.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <pagetrail/recorder.h>
+#include <pagetrail/record.h>
+#include <pagetrail/ring.h>
+
+#define PT_SEQ_FROZEN BIT_ULL(63)
+
+static atomic64_t pt_seq = ATOMIC64_INIT(0);
+static bool pt_paused;
+static bool pt_freeze_on_anomaly;
+
+bool pt_recorder_paused(void)
+{
+	/* Pairs with the release in pt_recorder_reset: see the cleared state. */
+	return smp_load_acquire(&pt_paused);
+}
+
+/* Who and when; from interrupts the interrupted task is not the actor. */
+static void pt_recorder_who(struct pagetrail_record *rec)
+{
+	rec->ts_ns = local_clock();
+	rec->cpu = raw_smp_processor_id();
+	if (in_task()) {
+		rec->pid = task_pid_nr(current);
+		rec->tgid = task_tgid_nr(current);
+		memcpy(rec->comm, current->comm, sizeof(rec->comm));
+		/* Once, here: pages, anomalies and tracepoints print it too. */
+		pt_comm_sanitize(rec->comm, sizeof(rec->comm));
+	} else {
+		rec->pid = 0;
+		rec->tgid = 0;
+		strscpy_pad(rec->comm, "<irq>", sizeof(rec->comm));
+	}
+}
+
+bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly)
+{
+	s64 old, v;
+	bool keep;
+
+	if (anomaly && READ_ONCE(pt_freeze_on_anomaly)) {
+		/* Take the next number and freeze in one step: it is the last kept. */
+		old = atomic64_read(&pt_seq);
+		do {
+			v = (old + 1) | PT_SEQ_FROZEN;
+		} while (!atomic64_try_cmpxchg(&pt_seq, &old, v));
+		keep = !(old & PT_SEQ_FROZEN);
+	} else {
+		v = atomic64_inc_return(&pt_seq);
+		keep = !(v & PT_SEQ_FROZEN);
+	}
+	rec->seq = v & ~PT_SEQ_FROZEN;
+	pt_recorder_who(rec);
+	return keep;
+}
+
+void pt_recorder_write(const struct pagetrail_record *rec, bool keep)
+{
+	if (keep)
+		pt_ring_write(rec);
+	else
+		pt_ring_count_frozen();
+}
+
+/* By control: records stamped from now on are counted, not kept. */
+void pt_recorder_freeze(bool frozen)
+{
+	if (frozen)
+		atomic64_or(PT_SEQ_FROZEN, &pt_seq);
+	else
+		atomic64_andnot(PT_SEQ_FROZEN, &pt_seq);
+}
+
+bool pt_recorder_frozen(void)
+{
+	return atomic64_read(&pt_seq) & PT_SEQ_FROZEN;
+}
+
+void pt_recorder_set_freeze_on_anomaly(bool on)
+{
+	WRITE_ONCE(pt_freeze_on_anomaly, on);
+}
+
+bool pt_recorder_freeze_on_anomaly(void)
+{
+	return READ_ONCE(pt_freeze_on_anomaly);
+}
+
+/*
+ * Clear everything, exactly. Writers check the pause with IRQs off, inside
+ * the section that stamps and writes, and such a section is an RCU reader:
+ * after the grace period none is left inside the table or the ring, and
+ * the ones that start later see the pause. Observations made while paused
+ * are neither stamped nor counted; they belong to neither side of the
+ * reset. Sequence numbers go on, so a reader sees them increase across
+ * resets; a freeze stays as it was.
+ */
+void pt_recorder_reset(void (*clear)(void))
+{
+	static DEFINE_MUTEX(
+		pt_reset_lock); /* two resets at once: one unpause */
+
+	mutex_lock(&pt_reset_lock);
+	WRITE_ONCE(pt_paused, true);
+	synchronize_rcu();
+	clear();
+	/* Writers that see the pause lifted see everything clear() did. */
+	smp_store_release(&pt_paused, false);
+	mutex_unlock(&pt_reset_lock);
+}
+
+void pt_recorder_ring_stats(struct pt_ring_stats *st)
+{
+	pt_ring_get_stats(st);
+}
