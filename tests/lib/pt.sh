@@ -11,11 +11,19 @@ PT_LAYOUT_595="nv_alloc_size=112 nv_alloc_usage_count=16 nv_alloc_usage_size=8 n
 # kv KEY [FILE]: one value from a key=value file (default: pagetrail stats).
 kv() { grep "^$1=" "${2:-$PT/stats}" | head -n1 | cut -d= -f2-; }
 
+# "pt.backend=N" on the kernel command line picks the probe back end for
+# every load that does not name one (scripts/check runs a boot on kprobes).
+pt_backend() {
+	tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.backend=\([0-2]\)$/backend=\1/p'
+}
+
 # Load nvsim, then pagetrail through the loader (BTF where the kernel gives
 # modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail.
 pt_load() {
+	local b=
+	case " $* " in *" backend="*) ;; *) b=$(pt_backend) ;; esac
 	pagetrail-load --target nvsim --ko /pt/modules/pagetrail.ko \
-		--target-ko /pt/modules/nvsim.ko -- "$@" 2> /tmp/loader.err
+		--target-ko /pt/modules/nvsim.ko -- $b "$@" 2> /tmp/loader.err
 	local rc=$?
 	cat /tmp/loader.err >&2
 	return $rc
