@@ -109,15 +109,15 @@ bool pt_recorder_freeze_on_anomaly(void)
  * reset. Sequence numbers go on, so a reader sees them increase across
  * resets; a freeze stays as it was.
  */
-void pt_recorder_reset(void (*clear)(void))
+void pt_recorder_reset(void (*clear)(void *arg), void *arg)
 {
-	static DEFINE_MUTEX(
-		pt_reset_lock); /* two resets at once: one unpause */
+	/* Two resets at once: one unpause. */
+	static DEFINE_MUTEX(pt_reset_lock);
 
 	mutex_lock(&pt_reset_lock);
 	WRITE_ONCE(pt_paused, true);
 	synchronize_rcu();
-	clear();
+	clear(arg);
 	/* Writers that see the pause lifted see everything clear() did. */
 	smp_store_release(&pt_paused, false);
 	mutex_unlock(&pt_reset_lock);

@@ -123,12 +123,16 @@ void pt_tracker_exit(void)
 	pt_table_exit();
 }
 
-static void (*pt_reset_outside)(void);
+struct pt_reset_ctx {
+	void (*reset_outside)(void);
+};
 
-static void pt_tracker_reset_clear(void)
+static void pt_tracker_reset_clear(void *arg)
 {
+	const struct pt_reset_ctx *ctx = arg;
+
 	mutex_lock(&pt_tracker_readers);
-	pt_reset_outside();
+	ctx->reset_outside();
 	pt_tracker_clear();
 	mutex_unlock(&pt_tracker_readers);
 }
@@ -136,12 +140,9 @@ static void pt_tracker_reset_clear(void)
 /* Clear the table, the window, the anomalies and @reset_outside's state. */
 void pt_tracker_reset(void (*reset_outside)(void))
 {
-	static DEFINE_MUTEX(pt_reset_lock);
+	struct pt_reset_ctx ctx = { .reset_outside = reset_outside };
 
-	mutex_lock(&pt_reset_lock);
-	pt_reset_outside = reset_outside;
-	pt_recorder_reset(pt_tracker_reset_clear);
-	mutex_unlock(&pt_reset_lock);
+	pt_recorder_reset(pt_tracker_reset_clear, &ctx);
 }
 
 /*

@@ -28,7 +28,7 @@ void pt_recorder_freeze(bool frozen);
 bool pt_recorder_frozen(void);
 void pt_recorder_set_freeze_on_anomaly(bool on);
 bool pt_recorder_freeze_on_anomaly(void);
-void pt_recorder_reset(void (*clear)(void));
+void pt_recorder_reset(void (*clear)(void *arg), void *arg);
 void pt_recorder_ring_stats(struct pt_ring_stats *st);
 
 #endif /* PAGETRAIL_RECORDER_H */
