@@ -66,6 +66,20 @@ is "$(pool_of "$p")" "136 140 152 232 168" "table, production 6.1 locks: embedde
 p=$(table blocker 6.18.44)
 is "$(pool_of "$p")" "144 148 160 176 -1" "table, hung-task blocker: node_id/order/lock 144/148/160, size 176"
 like "$p" "struct semaphore 32 bytes" "table: says the semaphore grew and by how much"
+# No kernel BTF: the production sizes are assumed only when the config has
+# nothing that grows the locks; else the table refuses, naming the option.
+printf 'CONFIG_SMP=y\n' > "$out/plain.config"
+printf 'CONFIG_SMP=y\nCONFIG_PREEMPT_RT=y\n' > "$out/rt.config"
+nobtf() { # CONFIG
+	PAGETRAIL_VMLINUX_BTF=$out/none.btf PAGETRAIL_KERNEL_CONFIG=$out/$1 PAGETRAIL_KERNEL_RELEASE=6.12.95 \
+		"$TOP/scripts/pagetrail-load" --target nvidia --source table --driver-version 595.45.04 --dry-run 2>&1
+}
+p=$(nobtf plain.config)
+is "$?:$(pool_of "$p")" "0:136 140 152 168 -1" "table, no kernel BTF, plain config: production pool offsets"
+p=$(nobtf rt.config); rc=$?
+is "$rc:$(param nv_pool_node_id "$p")" "1:" "table, no kernel BTF, PREEMPT_RT: refused, nothing printed"
+like "$p" "no kernel BTF to size spinlock_t and struct semaphore, and this kernel has CONFIG_PREEMPT_RT=y" \
+	"table: says why, naming the option"
 
 p=$("$TOP/scripts/pagetrail-load" --target nosuch --source btf --dry-run 2>&1)
 ok $([ $? -ne 0 ]; echo $?) "btf: a target without BTF is refused"
