@@ -220,7 +220,8 @@ static void pt_fill_record(struct pagetrail_record *rec,
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->role = obs->role;
-	rec->cause = obs->cause;
+	/* A take whose list was not seen: the list the rule derived. */
+	rec->cause = res ? res->cause : obs->cause;
 	rec->pfn = obs->pfn;
 	rec->order = c ? c->order : obs->order;
 	rec->from_state = from;
