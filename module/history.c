@@ -6,10 +6,11 @@
  * a reader that finds it changed or out of order stops there.
  */
 #include <linux/atomic.h>
-#include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <linux/string.h>
 #include <linux/build_bug.h>
 #include <pagetrail/history.h>
+#include <pagetrail/table.h>
 #include <pagetrail/tracker.h>
 
 static_assert(sizeof(struct pt_hist_entry) == 64);
@@ -21,9 +22,7 @@ static atomic_t pt_hist_pos = ATOMIC_INIT(0);
 int pt_history_init(unsigned int entries)
 {
 	pt_hist_size = max(entries, 16u);
-	/* A failure is reported once by the caller, not by the allocator. */
-	pt_hist_log = kvcalloc(pt_hist_size, sizeof(*pt_hist_log),
-			       GFP_KERNEL | __GFP_NOWARN);
+	pt_hist_log = pt_table_vzalloc(pt_hist_size, sizeof(*pt_hist_log));
 	if (!pt_hist_log)
 		return -ENOMEM;
 	pt_history_clear();
@@ -32,7 +31,7 @@ int pt_history_init(unsigned int entries)
 
 void pt_history_exit(void)
 {
-	kvfree(pt_hist_log);
+	vfree(pt_hist_log);
 	pt_hist_log = NULL;
 }
 

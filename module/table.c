@@ -11,12 +11,14 @@
 #include <linux/bitops.h>
 #include <linux/build_bug.h>
 #include <linux/cache.h>
+#include <linux/cpumask.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
 #include <linux/percpu.h>
-#include <linux/slab.h>
+#include <linux/overflow.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
+#include <linux/vmalloc.h>
 #include <uapi/pagetrail.h>
 #include <pagetrail/table.h>
 
@@ -32,7 +34,6 @@ static_assert(PT_ST_MAX <= 16); /* state:4 */
 #define PT_FILTER_BITS 20
 #define PT_FILTER_STUCK U8_MAX
 #define PT_NIL U32_MAX
-#define PT_MAX_SHARDS 1024u
 /* A full table looks at this many chunks for a freed one before giving up. */
 #define PT_RECYCLE_PROBES 256
 
@@ -93,13 +94,24 @@ void pt_table_clear(void)
 		       sizeof(struct pt_table_stats));
 }
 
+/*
+ * vmalloc, never kmalloc: the kernel's counters (VmallocUsed) then show
+ * every byte, as they do not show a large kmalloc; a failure is reported
+ * once by the caller, not by the allocator.
+ */
+void *pt_table_vzalloc(size_t n, size_t size)
+{
+	return __vmalloc(array_size(n, size),
+			 GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+}
+
 void pt_table_exit(void)
 {
-	kvfree(pt_chunks);
-	kvfree(pt_links);
-	kvfree(pt_buckets);
-	kvfree(pt_filter);
-	kfree(pt_shards);
+	vfree(pt_chunks);
+	vfree(pt_links);
+	vfree(pt_buckets);
+	vfree(pt_filter);
+	vfree(pt_shards);
 	pt_chunks = NULL;
 	pt_links = NULL;
 	pt_buckets = NULL;
@@ -108,8 +120,10 @@ void pt_table_exit(void)
 }
 
 /*
- * A bucket per four chunks (at most one byte per chunk); shards: enough
- * that two CPUs rarely meet on a lock by chance, never more than buckets.
+ * A bucket per four chunks (at most one byte per chunk). Shards: 64 per
+ * CPU, 4096 at least, so that two CPUs busy on different chunks meet on a
+ * lock by chance once in thousands of overlaps (a cache line each, 256 KiB
+ * for up to 64 CPUs); never more than buckets.
  */
 int pt_table_init(unsigned int capacity)
 {
@@ -117,17 +131,15 @@ int pt_table_init(unsigned int capacity)
 
 	pt_capacity = capacity;
 	pt_bucket_bits = ilog2(max(rounddown_pow_of_two(capacity) / 4, 16u));
-	pt_nr_shards = min(PT_MAX_SHARDS, 1u << pt_bucket_bits);
-	/* A failure is reported once by the caller, not by the allocator. */
-	pt_chunks = kvcalloc(capacity, sizeof(*pt_chunks),
-			     GFP_KERNEL | __GFP_NOWARN);
-	pt_links = kvcalloc(capacity, sizeof(*pt_links),
-			    GFP_KERNEL | __GFP_NOWARN);
-	pt_buckets = kvcalloc(1u << pt_bucket_bits, sizeof(*pt_buckets),
-			      GFP_KERNEL | __GFP_NOWARN);
-	pt_filter = kvzalloc(1u << PT_FILTER_BITS, GFP_KERNEL | __GFP_NOWARN);
-	pt_shards = kcalloc(pt_nr_shards, sizeof(*pt_shards),
-			    GFP_KERNEL | __GFP_NOWARN);
+	pt_nr_shards = clamp(roundup_pow_of_two(num_possible_cpus() * 64),
+			     4096ul, 65536ul);
+	pt_nr_shards = min(pt_nr_shards, 1u << pt_bucket_bits);
+	pt_chunks = pt_table_vzalloc(capacity, sizeof(*pt_chunks));
+	pt_links = pt_table_vzalloc(capacity, sizeof(*pt_links));
+	pt_buckets =
+		pt_table_vzalloc(1u << pt_bucket_bits, sizeof(*pt_buckets));
+	pt_filter = pt_table_vzalloc(1u << PT_FILTER_BITS, 1);
+	pt_shards = pt_table_vzalloc(pt_nr_shards, sizeof(*pt_shards));
 	if (!pt_chunks || !pt_links || !pt_buckets || !pt_filter ||
 	    !pt_shards) {
 		pt_table_exit();

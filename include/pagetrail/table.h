@@ -51,6 +51,7 @@ struct pt_table_stats {
 	u64 contended_other; /* waited for another chunk: a hash collision */
 };
 
+void *pt_table_vzalloc(size_t n, size_t size);
 int pt_table_init(unsigned int capacity);
 void pt_table_exit(void);
 void pt_table_clear(void);
