@@ -20,13 +20,14 @@ stock_kernel()
 }
 
 # kernel_image NAME: bzImage for a stock version, "debug" (the sanitizer
-# kernel: Debian's newest 7.x, build-testkernel) or "debug612" (the same
-# fragments on linux-source-6.12: build-testkernel --source 6.12).
+# kernel of make check: linux-source-6.12, build-testkernel) or "debug7"
+# (the same fragments plus linux7's on Debian's newest 7.x:
+# build-testkernel --source 7).
 kernel_image()
 {
 	case $1 in
-	debug) echo "$CACHE/kb-debug-7.x/arch/x86/boot/bzImage" ;;
-	debug612) echo "$CACHE/kb-debug/arch/x86/boot/bzImage" ;;
+	debug) echo "$CACHE/kb-debug/arch/x86/boot/bzImage" ;;
+	debug7) echo "$CACHE/kb-debug-7.x/arch/x86/boot/bzImage" ;;
 	*) echo "/boot/vmlinuz-$1" ;;
 	esac
 }
@@ -34,8 +35,8 @@ kernel_image()
 kernel_kdir()
 {
 	case $1 in
-	debug) echo "$CACHE/kb-debug-7.x" ;;
-	debug612) echo "$CACHE/kb-debug" ;;
+	debug) echo "$CACHE/kb-debug" ;;
+	debug7) echo "$CACHE/kb-debug-7.x" ;;
 	*) echo "/lib/modules/$1/build" ;;
 	esac
 }
@@ -44,8 +45,8 @@ kernel_kdir()
 kernel_label()
 {
 	case $1 in
-	debug) echo "debug-7.x" ;;
-	debug612) echo "debug-6.12" ;;
+	debug) echo "debug-6.12" ;;
+	debug7) echo "debug-7.x" ;;
 	*-rt-amd64) echo "6.12-rt" ;;
 	6.1.*) echo "6.1" ;;
 	6.12.*) echo "6.12" ;;

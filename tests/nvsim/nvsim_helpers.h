@@ -17,7 +17,8 @@
 #include "nvsim.h"
 
 #ifdef NVSIM_INLINE_HELPERS
-#define NVSIM_HELPER static inline
+/* Forced: a kernel built for size (-Os, the sanitizer kernels) keeps them. */
+#define NVSIM_HELPER static __always_inline
 #else
 #define NVSIM_HELPER PROBE_POINT
 #endif
