@@ -26,14 +26,14 @@
 #   (the anomaly store's lock is taken only for an anomaly; readers' mutexes
 #   are not on the probe path).
 # - lockdep stays silent: debug_locks is still 1 and the log holds no
-#   lockdep report; the ring's books balance.
+#   lockdep report; the ring's books balance; no anomaly is raised.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
 if [ ! -e /proc/lock_stat ]; then
 	echo "1..0 # SKIP no /proc/lock_stat (CONFIG_LOCK_STAT)"
 	exit 0
 fi
-plan 10
+plan 11
 rm -f /tmp/loadfail /tmp/load.*
 
 insmod /pt/modules/nvsim.ko && pt_load
@@ -89,5 +89,7 @@ is "$(grep -vE "$shardre" /tmp/ptclasses | awk '$2 > 0' | wc -l)" 0 \
 grep -q 'debug_locks: *1' /proc/lockdep_stats
 ok $? "lockdep still on (debug_locks=1): nothing it reported"
 is "$(kv ring_unaccounted /tmp/stats)" 0 "produced = read + buffered + lost, exactly"
+is "$(kv anomalies /tmp/stats)" 0 "no anomaly on this clean workload"
+grep -q '^anomaly=' $PT/anomalies && head -n 40 $PT/anomalies | sed 's/^/# /'
 rmmod pagetrail && rmmod nvsim
 done_testing
