@@ -18,6 +18,7 @@
 #include <pagetrail/record.h>
 #include <pagetrail/rules.h>
 #include <pagetrail/frames.h>
+#include <pagetrail/pagesample.h>
 #include <pagetrail/recorder.h>
 #include <pagetrail/target.h>
 #include <pagetrail/profile.h>
@@ -162,6 +163,7 @@ static int pt_stats_show(struct seq_file *m, void *v)
 		m,
 		"frames_overflow=%llu\nframes_unbalanced=%llu\nframes_in_use=%u\nframe_slots=%u\n",
 		fs.overflow, fs.unbalanced, fs.in_use, fs.slots);
+	seq_printf(m, "refs_transient=%llu\n", pt_sample_transient_refs());
 	pt_dbg_prof->show_stats(m);
 	kfree(ts);
 	return 0;

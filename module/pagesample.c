@@ -7,9 +7,42 @@
 #include <linux/mm.h>
 #include <linux/memory_hotplug.h>
 #include <linux/page-flags.h>
+#include <linux/atomic.h>
 #include <pagetrail/pagesample.h>
 #include <pagetrail/tracker.h>
 #include "compat.h"
+
+/*
+ * A pool page should hold exactly one reference when it is admitted or
+ * taken; more is ADMIT_EXTRA_REF / TAKE_ALIASED. A lockless page-cache
+ * lookup may hold a speculative reference on a recycled page for a few
+ * instructions (folio_try_get, then put): read again a few times, bounded,
+ * before reporting more than one, and count the extra references that went.
+ */
+#define PT_RESAMPLES 4
+#define PT_RESAMPLE_SPINS 64
+
+static atomic64_t pt_refs_transient = ATOMIC64_INIT(0);
+
+u64 pt_sample_transient_refs(void)
+{
+	return atomic64_read(&pt_refs_transient);
+}
+
+static int pt_settled_refcount(struct page *page, int count)
+{
+	unsigned int i, spin;
+
+	for (i = 0; i < PT_RESAMPLES && count > 1; i++) {
+		for (spin = 0; spin < PT_RESAMPLE_SPINS; spin++)
+			cpu_relax();
+		/* Racy by design, as below: this reads a moving count. */
+		count = data_race(page_count(page));
+	}
+	if (count <= 1)
+		atomic64_inc(&pt_refs_transient);
+	return count;
+}
 
 void pt_sample_page(u64 pfn, struct pt_obs *obs)
 {
@@ -31,6 +64,9 @@ void pt_sample_page(u64 pfn, struct pt_obs *obs)
 	/* Racy by design: the page may change under us; we report what we saw. */
 	head = data_race(compound_head(page));
 	obs->refcount = data_race(page_count(page));
+	if (obs->refcount > 1 &&
+	    (obs->role == PT_ROLE_ADMIT || obs->role == PT_ROLE_TAKE))
+		obs->refcount = pt_settled_refcount(page, obs->refcount);
 	obs->mapcount = data_race(pt_page_mapcount(page));
 	obs->head_pfn = page_to_pfn(head);
 	if (PageHead(page))

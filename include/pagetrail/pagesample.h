@@ -8,6 +8,8 @@
 struct pt_obs;
 
 void pt_sample_page(u64 pfn, struct pt_obs *obs);
+/* Extra references at admission or take that were gone when read again. */
+u64 pt_sample_transient_refs(void);
 u64 pt_virt_to_pfn(unsigned long va, bool *ok);
 
 #endif /* PAGETRAIL_PAGESAMPLE_H */
