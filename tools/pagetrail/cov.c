@@ -58,7 +58,9 @@ static void parse_coverage(struct pt_cov *c, const char *text)
 			pt_kv_str(line, "tracepoint", t->name, sizeof(t->name));
 			t->hooked = (int)pt_kv_ll(line, "hooked", 0);
 			t->hits = pt_kv_ll(line, "hits", 0);
-		} else if (!strncmp(line, "fallback=", 9) && c->nfallback < 8) {
+		} else if (!strncmp(line, "fallback=", 9) &&
+			   c->nfallback < (int)(sizeof(c->fallback) /
+						sizeof(c->fallback[0]))) {
 			struct pt_fallback_cov *f = &c->fallback[c->nfallback++];
 
 			pt_kv_str(line, "fallback", f->symbol, sizeof(f->symbol));
