@@ -4,7 +4,7 @@
 # module's own files: same class, pfn, culprit thread and record seqs.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 13
+plan 15
 
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded"
@@ -60,14 +60,16 @@ echo 1 > $P/fault_foreign_put
 echo 32768 > /sys/kernel/tracing/buffer_size_kb
 taskset -c 0 trace-cmd record -q -N 127.0.0.1:18765 -e pagetrail -e task:task_newtask -e task:task_rename cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tcn.err
 echo 0 > $P/fault_foreign_put
-# The listener merges its per-CPU streams after the client leaves and says
-# "CPUn data recorded" for each: wait for all of them (TCG), at most 2 min.
-cpus=$(grep -c ^processor /proc/cpuinfo)
-for i in $(seq 60); do
-	[ "$(grep -c 'data recorded at offset' /tmp/listen.log)" -ge "$cpus" ] && break
+# The listener forks a child per client, which merges the per-CPU streams
+# into the .dat after the client leaves and then exits; its "CPUn data
+# recorded" lines come before the file is finished. Wait for the child to
+# exit (TCG under a loaded host: at most 5 min), never kill it mid-write.
+listen_children() { awk -v p=$lpid '$4 == p { print $1 }' /proc/[0-9]*/stat 2> /dev/null; }
+for i in $(seq 150); do
+	[ -z "$(listen_children)" ] && break
 	sleep 2
 done
-sleep 1
+ok $([ -z "$(listen_children)" ]; echo $?) "trace-cmd listen finished writing (${i}x2 s)"
 kill $lpid 2> /dev/null
 cat /tmp/listen.log /tmp/tcn.err >&2
 dat=$(ls /tmp/listen/*.dat 2> /dev/null | head -n1)
@@ -75,8 +77,10 @@ diag "listen wrote: $dat"
 f=$(grep '^foreign ' /tmp/cuinit.out)
 pfn=$(echo "$f" | field pfn); fpid=$(echo "$f" | field pid)
 pagetrail diagnose > /tmp/live2.txt
-pagetrail diagnose --trace "$dat" > /tmp/net.txt
-cat /tmp/net.txt >&2
+pagetrail diagnose --trace "$dat" > /tmp/net.txt 2> /tmp/net.err
+rc=$?
+cat /tmp/net.txt /tmp/net.err >&2
+ok $([ $rc -le 1 ]; echo $?) "diagnose --trace reads the listener's file (exit $rc)"
 z=$(grep '^finding [0-9]*: class=Z8 ' /tmp/net.txt | head -n1)
 # Under TCG the network agent may fall behind and the kernel ring overwrite
 # records before they go out. Then the diagnosis must say how many are
