@@ -22,12 +22,14 @@ stock_kernel()
 # kernel_image NAME: bzImage for a stock version, "debug" (the sanitizer
 # kernel of make check: linux-source-6.12, build-testkernel) or "debug7"
 # (the same fragments plus linux7's on Debian's newest 7.x:
-# build-testkernel --source 7).
+# build-testkernel --source 7) or "7" (that 7.x tree without the sanitizers:
+# build-testkernel --source 7 --plain).
 kernel_image()
 {
 	case $1 in
 	debug) echo "$CACHE/kb-debug/arch/x86/boot/bzImage" ;;
 	debug7) echo "$CACHE/kb-debug-7.x/arch/x86/boot/bzImage" ;;
+	7) echo "$CACHE/kb-7.x/arch/x86/boot/bzImage" ;;
 	*) echo "/boot/vmlinuz-$1" ;;
 	esac
 }
@@ -37,6 +39,7 @@ kernel_kdir()
 	case $1 in
 	debug) echo "$CACHE/kb-debug" ;;
 	debug7) echo "$CACHE/kb-debug-7.x" ;;
+	7) echo "$CACHE/kb-7.x" ;;
 	*) echo "/lib/modules/$1/build" ;;
 	esac
 }
@@ -47,6 +50,7 @@ kernel_label()
 	case $1 in
 	debug) echo "debug-6.12" ;;
 	debug7) echo "debug-7.x" ;;
+	7) echo "7.x" ;;
 	*-rt-amd64) echo "6.12-rt" ;;
 	6.1.*) echo "6.1" ;;
 	6.12.*) echo "6.12" ;;

@@ -22,7 +22,7 @@
 # asserts only that every run completed.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 6
+plan 7
 
 PB=/sys/kernel/debug/ptbench
 TR=/sys/kernel/tracing
@@ -376,9 +376,74 @@ mem_at() { # MAX_PAGES
 	echo "capacity=$(kv capacity) kb=$((m1 - m0))"
 	rmmod pagetrail
 }
-a=$(mem_at 16384) && b=$(mem_at 131072)
+a=$(mem_at 131072) && b=$(mem_at 1048576)
 ok $? "loaded twice for the memory slope"
-emit "name=memory chunks_a=16384 $(echo "$a" | sed 's/capacity=[0-9]* //; s/kb=/kb_a=/') chunks_b=131072 $(echo "$b" | sed 's/capacity=[0-9]* //; s/kb=/kb_b=/')"
+emit "name=memory chunks_a=131072 $(echo "$a" | sed 's/capacity=[0-9]* //; s/kb=/kb_a=/') chunks_b=1048576 $(echo "$b" | sed 's/capacity=[0-9]* //; s/kb=/kb_b=/')"
+
+# --- where pagetrail's time goes ------------------------------------------
+# perf samples every CPU on the clock (TCG has no PMU) while cuinit runs
+# with pagetrail on fprobe; a sample is 1/hz s of CPU, so a symbol's
+# samples x period / probe hits is its cost per event. Reported per symbol
+# of pagetrail's module and of the probe machinery (fprobe, ftrace, fgraph,
+# rethook, kprobes) that runs only because something is attached.
+if command -v perf > /dev/null && insmod $PTKO backend=2 $good; then
+	hz=2000
+	cuinit --gens 3 --drain > /dev/null
+	e0=$(pt_events)
+	perf record -q -a -e cpu-clock -F $hz -o /tmp/perf.data -- \
+		sh -c 'for i in 1 2 3; do cuinit --gens 3 --drain; done' > /dev/null 2> /tmp/perf.err
+	e1=$(pt_events)
+	# pagetrail's own functions by name: perf names a module's symbols
+	# from kallsyms but files them under the kernel when it has no .ko path.
+	awk '$4 == "[pagetrail]" { print $3 }' /proc/kallsyms > /tmp/ptsyms
+	perf report -i /tmp/perf.data --stdio --no-children -F overhead,sample,dso,sym \
+		--percent-limit 0 -g none 2> /dev/null | awk -v events=$((e1 - e0)) -v hz=$hz '
+		FILENAME == "/tmp/ptsyms" { own_sym[$1] = 1; next }
+		/^#/ || NF < 5 || $4 != "[k]" { next }
+		{ n = $2; sym = $5; total += n
+		  if (sym in own_sym) { own += n; print "bench name=profile/sym kind=own sym=" sym " samples=" n }
+		  # an unresolved kernel address is a trampoline ftrace allocated
+		  else if (sym ~ /fprobe|ftrace|fgraph|rethook|kprobe|kretprobe|return_to_handler|trampoline|function_graph|^0xffff/) {
+			mach += n; print "bench name=profile/sym kind=machinery sym=" sym " samples=" n }
+		}
+		END { printf "bench name=profile/summary hz=%d events=%d samples=%d own=%d machinery=%d\n", hz, events, total, own, mach }' /tmp/ptsyms - > /tmp/prof
+	# Sampling cannot look inside pt_tracker_observe: it runs with IRQs
+	# off, so the clock's samples land when it re-enables them. The
+	# function_graph tracer times its out-of-line callees instead (each
+	# traced call adds the tracer's own entry and exit to its parent).
+	echo 0 > $TR/tracing_on
+	echo 16384 > $TR/buffer_size_kb
+	echo pt_tracker_observe > $TR/set_graph_function
+	echo 3 > $TR/max_graph_depth
+	echo function_graph > $TR/current_tracer
+	: > $TR/trace
+	echo 1 > $TR/tracing_on
+	cuinit --gens 1 --drain > /dev/null
+	echo 0 > $TR/tracing_on
+	awk '/\|/ {
+		split($0, h, "|"); body = h[2]; dur = ""
+		if (match(h[1], /[0-9.]+ us/)) dur = substr(h[1], RSTART, RLENGTH - 3) + 0
+		ind = match(body, /[^ ]/); name = substr(body, ind); sub(/[(;{ ].*/, "", name)
+		if (body ~ /\{ *$/) { stack[ind] = name; next }
+		if (body ~ /^ *\}/) { name = stack[ind] } else if (name == "") next
+		if (dur == "") next
+		sum[name] += dur; cnt[name]++; depth[name] = ind
+	} END {
+		for (f in sum) printf "bench name=profile/graph fn=%s depth=%d calls=%d us=%.1f\n", f, depth[f], cnt[f], sum[f]
+	}' $TR/trace > /tmp/graph
+	echo nop > $TR/current_tracer
+	echo > $TR/set_graph_function
+	echo 1408 > $TR/buffer_size_kb
+	while read -r l; do emit "${l#bench }"; done < /tmp/graph
+	rmmod pagetrail
+	grep 'profile/sym' /tmp/prof | awk '{ split($NF, a, "="); print a[2], $0 }' | sort -rn | head -n 40 |
+		cut -d' ' -f2- | while read -r l; do emit "${l#bench }"; done
+	emit "$(sed -n 's/^bench //p' /tmp/prof | grep profile/summary)"
+	[ -s /tmp/perf.err ] && diag "perf: $(head -c 300 /tmp/perf.err)"
+	ok $(grep -q 'own=[1-9]' /tmp/prof; echo $?) "perf profile of pagetrail on fprobe"
+else
+	ok 1 "perf profile: no perf in the initramfs, or pagetrail did not load"
+fi
 
 rmmod ptbench && rmmod nvsim
 ok $? "unloaded"
