@@ -18,7 +18,8 @@ static void memsafe_accepts_kmalloc_and_vmalloc(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, v);
 	KUNIT_EXPECT_TRUE(test, pt_ram_readable((unsigned long)k, 64));
 	/* Across the page boundary: both pages are RAM. */
-	KUNIT_EXPECT_TRUE(test, pt_ram_readable((unsigned long)v + PAGE_SIZE - 4, 8));
+	KUNIT_EXPECT_TRUE(test,
+			  pt_ram_readable((unsigned long)v + PAGE_SIZE - 4, 8));
 	vfree(v);
 }
 
@@ -30,6 +31,11 @@ static void memsafe_refuses_vmalloc_space_without_ram(struct kunit *test)
 	void *r;
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
+	/* RAM at the start, the guard page after the area at the end. */
+	KUNIT_EXPECT_FALSE(
+		test, pt_ram_readable((unsigned long)v + PAGE_SIZE - 4, 8));
+	KUNIT_EXPECT_TRUE(test,
+			  pt_ram_readable((unsigned long)v + PAGE_SIZE - 8, 8));
 	vfree(v);
 	KUNIT_EXPECT_FALSE(test, pt_ram_readable((unsigned long)v, 8));
 
