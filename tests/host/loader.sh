@@ -66,6 +66,26 @@ is "$(pool_of "$p")" "136 140 152 232 168" "table, production 6.1 locks: embedde
 p=$(table blocker 6.18.44)
 is "$(pool_of "$p")" "144 148 160 176 -1" "table, hung-task blocker: node_id/order/lock 144/148/160, size 176"
 like "$p" "struct semaphore 32 bytes" "table: says the semaphore grew and by how much"
+# Debian's built kernels (tests/fixtures/kernels, from their own BTF by
+# scripts/debian-kernel-facts): a BTF with each one's recorded lock sizes
+# must give the pool offsets the real BTF gave (6.16-7.0: a 32-byte
+# semaphore, 7.1 on: 24 again).
+sized_btf() { # NAME SPINLOCK SEMAPHORE SHRINKER
+	printf '%s\n' "struct spinlock { char b[$2]; }; typedef struct spinlock spinlock_t;" \
+		"struct semaphore { char b[$3]; }; struct shrinker { char b[$4]; };" \
+		'spinlock_t a; struct semaphore b; struct shrinker c;' > "$out/$1.c"
+	gcc -g -c -o "$out/$1.o" "$out/$1.c" &&
+		pahole --btf_encode_detached="$out/$1.btf" "$out/$1.o" 2>/dev/null
+}
+for f in "$TOP"/tests/fixtures/kernels/*.facts; do
+	fx() { sed -n "s/^$1=//p" "$f"; }
+	r=$(fx release)
+	sized_btf "k-$r" "$(fx spinlock_t)" "$(fx semaphore)" "$(fx shrinker)"
+	p=$(PAGETRAIL_KERNEL_CONFIG=/dev/null table "k-$r" "$r")
+	is "$(pool_of "$p")" "$(fx nv_pool_node_id) $(fx nv_pool_order) $(fx nv_pool_lock) $(fx nv_pool_size) $(fx nv_pool_shrinker)" \
+		"table, Debian $r (semaphore $(fx semaphore) bytes): pool offsets as from its own BTF"
+done
+
 # No kernel BTF: the production sizes are assumed only when the config has
 # nothing that grows the locks; else the table refuses, naming the option.
 printf 'CONFIG_SMP=y\n' > "$out/plain.config"
