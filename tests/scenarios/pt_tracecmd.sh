@@ -12,20 +12,32 @@ ls /sys/kernel/tracing/events/pagetrail > /tmp/tp.list
 is "$(grep -cxE 'admit|scrub|take|assign|reclaim|free|release|alloc|insert|map|vma|anomaly' /tmp/tp.list)" 12 \
 	"tracefs lists the pagetrail tracepoints (one per role, plus anomaly)"
 
-echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
 # The foreign thread frees the page on CPU 1, where it waits on that CPU's
 # free list until cuinit's pool takes it. trace-cmd's recorder threads
 # allocate pages as they read; on CPU 1 they took it first now and then
 # (the sanitizer kernel is slow enough to widen that window), so the
 # chain never happened. trace-cmd and everything it starts stay on CPU 0.
-taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed 3 > /tmp/cuinit.out 2>/tmp/tc.err
-ok $? "trace-cmd record -e pagetrail around cuinit --foreign"
-echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
+# Anything else on CPU 1 (a kworker, kmemleak's scan) can still take the
+# page first: then the insert is healthy (ref=1) and no chain follows, a
+# kernel's timing and not pagetrail's. Up to three fresh runs, each with
+# the target reloaded, until the chain happens; the checks read that run.
+for try in 1 2 3; do
+	echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
+	taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed $((2 + try)) > /tmp/cuinit.out 2>/tmp/tc.err
+	rc=$?
+	echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
+	grep -q "^mmap .*rc=-1" /tmp/cuinit.out && break
+	[ $try = 3 ] && break
+	diag "run $try: the foreign thread's page was taken by someone else first; again"
+	rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768 ||
+		bail "cannot reload nvsim and pagetrail"
+done
+ok $rc "trace-cmd record -e pagetrail around cuinit --foreign"
 trace-cmd report -i /tmp/tc.dat > /tmp/tc.txt 2>/dev/null
 ok $? "trace-cmd report"
 pfn=$(grep '^foreign ' /tmp/cuinit.out | field pfn)
 grep -q "^mmap .*rc=-1" /tmp/cuinit.out
-ok $? "the foreign put broke the next generation's mmap (the chain this test follows happened)"
+ok $? "the foreign put broke a later generation's mmap (the chain this test follows happened, run $try of 3)"
 pt_drain
 is "$(grep -c ' insert: ' /tmp/tc.txt)" "$(ev role_insert)" \
 	"trace-cmd saw as many inserts as the flight recorder ($(ev role_insert))"
