@@ -125,4 +125,27 @@ static inline bool pt_page_is_slab(struct page *page)
 	return PageSlab(page);
 }
 
+/*
+ * Open a file by path from a work item. From 7.3 a kernel thread's root is
+ * nullfs (every lookup fails) unless it borrows PID 1's filesystem state.
+ */
+#include <linux/fs.h>
+#if PT_KERNEL_CODE >= PT_KERNEL(7, 3, 0)
+#include <linux/fs_struct.h>
+static inline struct file *pt_filp_open_kthread(const char *path, int flags)
+{
+	struct file *f;
+
+	scoped_with_init_fs() {
+		f = filp_open(path, flags, 0);
+	}
+	return f;
+}
+#else
+static inline struct file *pt_filp_open_kthread(const char *path, int flags)
+{
+	return filp_open(path, flags, 0);
+}
+#endif
+
 #endif /* PAGETRAIL_COMPAT_H */

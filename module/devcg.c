@@ -33,6 +33,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
+#include "compat.h"
 #include <pagetrail/devcg.h>
 #include <pagetrail/events.h>
 #include <pagetrail/tracker.h>
@@ -308,7 +309,7 @@ NOKPROBE_SYMBOL(pt_devcg_bpf_ret);
 
 static char *pt_devcg_read_devices(void)
 {
-	struct file *f = filp_open("/proc/devices", O_RDONLY, 0);
+	struct file *f = pt_filp_open_kthread("/proc/devices", O_RDONLY);
 	size_t used = 0;
 	loff_t pos = 0;
 	ssize_t n;

@@ -23,10 +23,12 @@ stock_kernel()
 # kernel of make check: linux-source-6.12, build-testkernel) or "debug7"
 # (the same fragments plus linux7's on Debian's newest 7.x:
 # build-testkernel --source 7) or "7" (that 7.x tree without the sanitizers:
-# build-testkernel --source 7 --plain).
+# build-testkernel --source 7 --plain) or "deb7" (Debian's own built 7.x
+# kernel: scripts/debian-kernel).
 kernel_image()
 {
 	case $1 in
+	deb7) echo "$CACHE/deb7/vmlinuz" ;;
 	debug) echo "$CACHE/kb-debug/arch/x86/boot/bzImage" ;;
 	debug7) echo "$CACHE/kb-debug-7.x/arch/x86/boot/bzImage" ;;
 	7) echo "$CACHE/kb-7.x/arch/x86/boot/bzImage" ;;
@@ -40,6 +42,7 @@ kernel_kdir()
 	debug) echo "$CACHE/kb-debug" ;;
 	debug7) echo "$CACHE/kb-debug-7.x" ;;
 	7) echo "$CACHE/kb-7.x" ;;
+	deb7) echo "$CACHE/deb7/build" ;;
 	*) echo "/lib/modules/$1/build" ;;
 	esac
 }
@@ -51,6 +54,7 @@ kernel_label()
 	debug) echo "debug-6.12" ;;
 	debug7) echo "debug-7.x" ;;
 	7) echo "7.x" ;;
+	deb7) echo "7.x-debian" ;;
 	*-rt-amd64) echo "6.12-rt" ;;
 	6.1.*) echo "6.1" ;;
 	6.12.*) echo "6.12" ;;

@@ -13,17 +13,33 @@
 plan 4
 TR=/sys/kernel/tracing
 mode=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.k7=//p')
+# pt.k7mod=brd: the kernel's own ramdisk module instead of nvsim (a Debian
+# built kernel, whose modules ours are not built for): brd_submit_bio.
+mod=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.k7mod=//p')
+fn=nv_alloc_contig_pages
+[ "$mod" = brd ] && fn=brd_submit_bio
+work() {
+	if [ "$mod" = brd ]; then
+		dd if=/dev/zero of=/dev/ram0 bs=4096 count=64 2> /dev/null && sync
+	else
+		cuinit > /dev/null
+	fi
+}
 round() { # PROBE(0|1)
-	insmod /pt/modules/nvsim.ko
+	if [ "$mod" = brd ]; then
+		insmod /pt/modules/brd.ko rd_nr=1 rd_size=4096
+	else
+		insmod /pt/modules/nvsim.ko
+	fi
 	if [ "$1" = 1 ]; then
 		case $mode in
-		fprobe) echo 'f:ptr/a nv_alloc_contig_pages' >> $TR/dynamic_events
+		fprobe) echo "f:ptr/a $fn" >> $TR/dynamic_events
 			echo 1 > $TR/events/ptr/enable ;;
-		function) echo nv_alloc_contig_pages > $TR/set_ftrace_filter
+		function) echo $fn > $TR/set_ftrace_filter
 			echo function > $TR/current_tracer ;;
 		esac
 	fi
-	cuinit > /dev/null
+	work
 	r=$?
 	if [ "$1" = 1 ]; then
 		case $mode in
@@ -31,7 +47,7 @@ round() { # PROBE(0|1)
 		function) echo nop > $TR/current_tracer; echo > $TR/set_ftrace_filter ;;
 		esac
 	fi
-	rmmod nvsim
+	rmmod ${mod:-nvsim}
 	return $r
 }
 round 1; ok $? "round 1 ($mode)"

@@ -22,15 +22,21 @@ btf_typedef_target() {
 # dwarf_off TYPE MEMBER: byte offset from pahole's layouts in /tmp/dwarf.txt.
 # A block is named by its struct tag, or by the typedef name after "}".
 dwarf_off() {
-	awk -v t="$1" -v m="$2;" '
+	# A member line: TYPE NAME; /* OFFSET SIZE */, the name maybe after
+	# "*" and before __attribute__((...)) (DWARF 5 keeps alignments).
+	awk -v t="$1" -v m="$2" '
 		/^(typedef )?struct .*\{$/ { n = 0; tag = ($1 == "struct") ? $2 : $3; next }
 		/^}/ {
 			name = $2; sub(";", "", name)
 			if (tag == t || name == t)
 				for (j = 1; j <= n; j++) {
 					k = split(body[j], f, " ")
-					for (i = 1; i < k; i++)
-						if (f[i] == m || f[i] == "*" m) { print f[i + 2]; exit }
+					for (i = 1; i < k; i++) {
+						nm = f[i]; sub(/;$/, "", nm); sub(/^\*+/, "", nm)
+						if (nm != m || (f[i] !~ /;$/ && f[i + 1] !~ /^__attribute__/))
+							continue
+						for (x = i + 1; x < k; x++) if (f[x] == "/*") { print f[x + 1]; exit }
+					}
 				}
 			next
 		}
