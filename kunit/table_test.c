@@ -3,7 +3,8 @@
  * KUnit: the chunk table (module/table.c) and the recent-window history
  * (module/history.c): containing lookups across orders, shard locks for
  * orders above MAX_PAGE_ORDER, recycling, history links and their
- * validation, and the bytes each chunk costs.
+ * validation, and the bytes each chunk costs; the window of freed chunks
+ * reused outside the driver (module/reused.c).
  */
 
 #include <kunit/test.h>
@@ -11,6 +12,7 @@
 
 #include "../module/table.c"
 #include "../module/history.c"
+#include "../module/reused.c"
 #include "suites.h"
 
 static int table_test_init(struct kunit *test)
@@ -256,6 +258,50 @@ static void history_stops_at_overwritten_entries(struct kunit *test)
 	pt_history_exit();
 }
 
+/* A reused chunk is found by any of its pages, and only by them. */
+static void reused_window_covers_the_whole_chunk(struct kunit *test)
+{
+	pt_reused_clear();
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1000));
+	pt_reused_note(0x1000, 4);
+	pt_reused_note(0x2345, 0);
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x1000));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x100f));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1010));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x0fff));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x2345));
+	/* 0x2340 is an order-4 head, but no order-4 chunk starts there. */
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2346));
+	pt_reused_clear();
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1000));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2345));
+}
+
+/*
+ * The driver owning the head again ends the story; dropping another pfn
+ * that hashes to the same slot does not; a newer chunk of the same hash
+ * replaces an older one (the window is lossy, never wrong).
+ */
+static void reused_window_drop_and_overwrite(struct kunit *test)
+{
+	u64 a = 0x40000, b = a + 1;
+
+	while (hash_64(b, PT_REUSED_BITS) != hash_64(a, PT_REUSED_BITS))
+		b++;
+	pt_reused_clear();
+	pt_reused_note(a, 0);
+	pt_reused_drop(b);
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(a));
+	pt_reused_drop(a);
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(a));
+	pt_reused_note(a, 0);
+	pt_reused_note(b, 0);
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(a));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(b));
+	KUNIT_EXPECT_EQ(test, pt_reused_bytes(), (size_t)32768);
+	pt_reused_clear();
+}
+
 static struct kunit_case pt_table_cases[] = {
 	KUNIT_CASE(table_sizes_fit_the_budget),
 	KUNIT_CASE(table_finds_containing_chunk_at_every_order),
@@ -266,6 +312,8 @@ static struct kunit_case pt_table_cases[] = {
 	KUNIT_CASE(table_filter_counts_exactly),
 	KUNIT_CASE(history_links_a_chunk_backwards),
 	KUNIT_CASE(history_stops_at_overwritten_entries),
+	KUNIT_CASE(reused_window_covers_the_whole_chunk),
+	KUNIT_CASE(reused_window_drop_and_overwrite),
 	{}
 };
 

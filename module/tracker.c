@@ -18,6 +18,7 @@
 #include <pagetrail/tracker.h>
 #include <pagetrail/table.h>
 #include <pagetrail/history.h>
+#include <pagetrail/reused.h>
 #include <pagetrail/rules.h>
 #include <pagetrail/recorder.h>
 
@@ -70,6 +71,7 @@ static void pt_tracker_clear(void)
 
 	pt_table_clear();
 	pt_history_clear();
+	pt_reused_clear();
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&pt_tracker_pcpu, cpu), 0,
 		       sizeof(struct pt_tracker_pcpu));
@@ -365,6 +367,17 @@ static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c)
 	pt_recorder_write(rec, keep);
 }
 
+/*
+ * Under the chunk's lock. A freed chunk taken by another allocator leaves
+ * the table but not the reused window: the driver may still map it.
+ */
+static void pt_tracker_forget(struct pt_chunk *c, const struct pt_obs *obs)
+{
+	if (obs->role == PT_ROLE_ALLOC && c->state == PT_ST_FREED)
+		pt_reused_note(c->pfn, c->order);
+	pt_table_free(c);
+}
+
 /* The chunk an observation is about, its shard locked (IRQs are off). */
 static struct pt_chunk *pt_tracker_lock_chunk(const struct pt_obs *obs,
 					      unsigned int *shard,
@@ -426,6 +439,10 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	if (!c && obs->tracked_only)
 		goto unlock;
 	from = c ? c->state : PT_ST_UNTRACKED;
+	/* Freed by the driver, reused elsewhere, now mapped by the driver. */
+	if (!c && obs->role == PT_ROLE_INSERT && obs->owner_known &&
+	    pt_reused_contains(obs->pfn))
+		from = PT_ST_FREED;
 	in.owner_mismatch = c && obs->owner_known && obs->token != c->token;
 	in.same_owner = c && obs->owner_known && obs->token == c->token &&
 			obs->alloc_seq == c->alloc_seq;
@@ -435,7 +452,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
 		if (c && res.forget)
-			pt_table_free(c);
+			pt_tracker_forget(c, obs);
 		goto unlock;
 	}
 	if (c) {
@@ -456,13 +473,15 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_fill_record(rec, obs, c, from, &res);
 	pt_record(rec, c);
 	if (c && res.forget)
-		pt_table_free(c);
+		pt_tracker_forget(c, obs);
 	recorded = true;
 unlock:
 	pt_table_unlock(shard);
 	/* Outside the chunk's lock: each freed chunk inside takes its own. */
-	if (created && c)
+	if (created && c) {
+		pt_reused_drop(obs->pfn);
 		pt_table_forget_freed_inside(obs->pfn, obs->order);
+	}
 out:
 	local_irq_restore(flags);
 	return recorded;
@@ -554,7 +573,7 @@ void pt_tracker_get_stats(struct pt_tracker_stats *st)
 	st->shard_contended_same = ts.contended_same;
 	st->shard_contended_other = ts.contended_other;
 	st->table_bytes = pt_table_bytes() + pt_history_bytes();
-	st->fixed_bytes = pt_table_fixed_bytes() +
+	st->fixed_bytes = pt_table_fixed_bytes() + pt_reused_bytes() +
 			  (u64)pt_max_anomalies * sizeof(*pt_anomalies);
 	st->bytes_per_chunk = DIV_ROUND_UP(st->table_bytes, st->capacity);
 	st->history_entries = pt_history_bytes() / sizeof(struct pt_hist_entry);

@@ -169,6 +169,7 @@ static long nvsim_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long a
 		struct nvsim_pin_req pin;
 		struct nvsim_unpin_req unpin;
 		struct nvsim_foreign_req foreign;
+		struct nvsim_reuse_req reuse;
 	} u;
 	size_t size = _IOC_SIZE(cmd);
 	int rc;
@@ -207,6 +208,9 @@ static long nvsim_ctl_ioctl(struct file *file, unsigned int cmd, unsigned long a
 		break;
 	case NVSIM_IOC_FOREIGN_PUT:
 		rc = nvsim_fault_foreign_put(&u.foreign);
+		break;
+	case NVSIM_IOC_REUSE:
+		rc = nvsim_fault_reuse(&u.reuse);
 		break;
 	default:
 		nvsim_inc(ioctl_rejected);

@@ -598,10 +598,56 @@ int nvsim_fault_pins_collect(struct nvsim_owner *owners, int max)
 	return n;
 }
 
-/* Unload: stop the foreign thread, drop leftover pins. */
+/*
+ * stale_context, reused: the kernel gives a page the driver freed to
+ * someone else before the stale mmap runs. Order-0 pages are allocated on
+ * the caller's CPU, outside every driver path, until the kernel hands out
+ * @pfn (just freed there, so near the top of that CPU's free list); that
+ * one is kept until unload, the others go back. A stale mmap then maps
+ * memory that is not the driver's, and vm_insert_page() accepts it.
+ */
+#define NVSIM_REUSE_TRIES 8192
+static LIST_HEAD(nvsim_reused);
+static DEFINE_MUTEX(nvsim_reused_lock);
+
+int nvsim_fault_reuse(struct nvsim_reuse_req *req)
+{
+	struct page *page, *tmp, *found = NULL;
+	LIST_HEAD(tried);
+	unsigned int n;
+
+	if (!fault_stale_context)
+		return -EPERM;
+	for (n = 0; n < NVSIM_REUSE_TRIES && !found; n++) {
+		page = alloc_page(GFP_KERNEL | __GFP_NOWARN);
+		if (!page)
+			break;
+		if (page_to_pfn(page) == req->pfn)
+			found = page;
+		else
+			list_add(&page->lru, &tried);
+	}
+	list_for_each_entry_safe(page, tmp, &tried, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+	req->tries = n;
+	if (!found)
+		return -ENOENT;
+	req->refcount = page_count(found);
+	mutex_lock(&nvsim_reused_lock);
+	list_add(&found->lru, &nvsim_reused);
+	mutex_unlock(&nvsim_reused_lock);
+	pr_info("nvsim: stale_context: pfn 0x%llx reused outside the driver after %u allocations\n",
+		req->pfn, n);
+	return 0;
+}
+
+/* Unload: stop the foreign thread, drop leftover pins and reused pages. */
 void nvsim_faults_exit(void)
 {
 	struct nvsim_pin *pin, *tmp;
+	struct page *page, *ptmp;
 	unsigned int n = 0;
 
 	if (nvsim_foreign.task) {
@@ -615,6 +661,10 @@ void nvsim_faults_exit(void)
 	}
 	if (n)
 		pr_info("nvsim: unload: released %u pin(s)\n", n);
+	list_for_each_entry_safe(page, ptmp, &nvsim_reused, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
 }
 
 /* After the pools are gone: anything still marked was never contained. */

@@ -190,6 +190,7 @@ bool nvsim_fault_is_faulted(unsigned long virt_addr);
 bool nvsim_fault_consume(unsigned long virt_addr, unsigned int order);
 unsigned int nvsim_fault_contain(nv_alloc_t *at);
 int nvsim_fault_foreign_put(struct nvsim_foreign_req *req);
+int nvsim_fault_reuse(struct nvsim_reuse_req *req);
 int nvsim_fault_pin(struct nvsim_pin_req *req);
 int nvsim_fault_unpin(u32 pin_id);
 bool nvsim_fault_admit_atomic(void);

@@ -108,6 +108,16 @@ struct nvsim_foreign_req {
 	char comm[16];		/* out */
 };
 
+/*
+ * stale_context, reused: allocate pages outside the driver until the
+ * kernel hands out pfn, and keep it (someone else's memory from now on).
+ */
+struct nvsim_reuse_req {
+	__u64 pfn;
+	__u32 tries;		/* out: pages allocated to get it */
+	__s32 refcount;		/* out: page_count() of the kept page */
+};
+
 #define NVSIM_SELFCHECK_MAX_DOUBLE 8
 
 struct nvsim_selfcheck {
@@ -214,5 +224,6 @@ struct nvsim_stats {
 #define NVSIM_IOC_FOREIGN_PUT	_IOWR(NVSIM_IOC_MAGIC, 9, struct nvsim_foreign_req)
 /* wait until every pool's scrubber has emptied its dirty list */
 #define NVSIM_IOC_DRAIN		_IO(NVSIM_IOC_MAGIC, 10)
+#define NVSIM_IOC_REUSE		_IOWR(NVSIM_IOC_MAGIC, 11, struct nvsim_reuse_req)
 
 #endif /* NVSIM_UAPI_H */

@@ -337,10 +337,15 @@ static void teardown(struct alloc *as, int n)
 	}
 }
 
-/* Z2: map through a context whose allocation RM already freed. */
+/*
+ * Z2: map through a context whose allocation RM already freed. nozero and
+ * reused: the pool declines the pages, they go straight back to the buddy
+ * (reused: then the first one to someone else, NVSIM_IOC_REUSE); reclaim:
+ * pooled, then freed by the shrinker; pooled: still in the pool.
+ */
 static void scenario_stale(const char *how)
 {
-	int zeroed = strcmp(how, "nozero") != 0;
+	int zeroed = !strcmp(how, "reclaim") || !strcmp(how, "pooled");
 	struct alloc s;
 	struct nvsim_map_req req;
 	struct nvsim_free_req fr;
@@ -364,6 +369,13 @@ static void scenario_stale(const char *how)
 	s.handle = 0;
 	if (zeroed)
 		drain();
+	if (!strcmp(how, "reused")) {
+		struct nvsim_reuse_req rr = { .pfn = pfn };
+		int rc = ioctl(ctl, NVSIM_IOC_REUSE, &rr);
+
+		printf("reused pfn=0x%llx by=nvsim rc=%d tries=%u refcount=%d\n",
+		       (unsigned long long)pfn, rc ? -errno : 0, rr.tries, rr.refcount);
+	}
 	if (!strcmp(how, "reclaim")) {
 		int dc = open("/proc/sys/vm/drop_caches", O_WRONLY);
 
@@ -595,7 +607,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: cuinit [--seed N] [--gens N] [--cpu N] [--dev PATH] [--drain] [--no-touch]\n"
-		"              [--stale=nozero|reclaim|pooled | --noncomp | --foreign | --pin]\n"
+		"              [--stale=nozero|reused|reclaim|pooled | --noncomp | --foreign | --pin]\n"
 		"              [--big-contig | --race [--hold] | --numa N]\n");
 	exit(2);
 }
@@ -678,7 +690,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (stale && strcmp(stale, "nozero") && strcmp(stale, "reclaim") && strcmp(stale, "pooled"))
+	if (stale && strcmp(stale, "nozero") && strcmp(stale, "reused") &&
+	    strcmp(stale, "reclaim") && strcmp(stale, "pooled"))
 		usage();
 	rng = seed * 0x9e3779b97f4a7c15ULL + 1;
 

@@ -5,7 +5,7 @@
 # capture file gives the same answers as the live files.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 38
+plan 40
 
 finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
@@ -76,9 +76,9 @@ is "$(echo "$z" | field rule) $(echo "$z" | field pfn)" "Z1.noncompound-tail-at-
 	"noncomp: Z1 on page 1 of the block (live debugfs)"
 like "$(echo "$z" | field culprit)" "^cuinit/" "noncomp: the allocating thread"
 
-# Z2: stale context, three ways.
+# Z2: stale context, four ways.
 echo 1 > $P/fault_stale_context
-for how in nozero reclaim pooled; do
+for how in nozero reused reclaim pooled; do
 	echo reset > $PT/control
 	cuinit --stale=$how > /tmp/cuinit.out
 	pfn=$(grep '^free .*name=stale' /tmp/cuinit.out | field first_pfn)

@@ -393,13 +393,14 @@ static int rule_z1(struct pt_analysis *an, const struct pt_view *v,
 
 /*
  * Z2.insert-after-free: the insert hits a page pagetrail saw go back to
- * the buddy allocator; the mapping used a context whose allocation was
- * freed. Z2.insert-while-pooled: the same with the page still pooled.
+ * the buddy allocator (and perhaps handed to someone else since); the
+ * mapping used a context whose allocation was freed.
+ * Z2.insert-while-pooled: the same with the page still pooled.
  */
 static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 		   const struct pagetrail_record *ins)
 {
-	const struct pagetrail_record *fr, *rc = NULL, *adm;
+	const struct pagetrail_record *fr, *rc = NULL, *adm, *reuse = NULL;
 	int pooled = has(ins, AN(INSERT_WHILE_POOLED));
 	struct pt_finding *f;
 
@@ -409,6 +410,12 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 	fr = pooled ? NULL : last_before(v, PT_ROLE_FREE, ins->pfn, ins->seq);
 	if (fr && fr->cause == PT_CAUSE_RECLAIM)
 		rc = last_before(v, PT_ROLE_RECLAIM, ins->pfn, fr->seq);
+	if (fr) {
+		reuse = last_before(v, PT_ROLE_ALLOC, ins->pfn, ins->seq);
+		if (reuse &&
+		    (reuse->seq < fr->seq || reuse->cause != PT_CAUSE_FOREIGN))
+			reuse = NULL;
+	}
 	adm = pooled ? last_before(v, PT_ROLE_ADMIT, ins->pfn, ins->seq) : NULL;
 	f = new_finding(
 		an, "Z2",
@@ -422,6 +429,9 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 	if (fr)
 		step(f, PT_OBSERVED, fr,
 		     "{P} returned to the buddy allocator by {T} (cause {C}), {F} -> {S}");
+	if (reuse)
+		step(f, PT_OBSERVED, reuse,
+		     "{P} allocated again outside the driver, by {T}: the page belongs to someone else now");
 	if (adm)
 		step(f, PT_OBSERVED, adm,
 		     "{P} admitted to the pool by {T} (generation {G}), from {W}");
