@@ -258,23 +258,25 @@ static void history_stops_at_overwritten_entries(struct kunit *test)
 	pt_history_exit();
 }
 
-/* A reused chunk is found by any of its pages, and only by them. */
+/* A reused chunk is found by any of its pages, only by them, in its epoch. */
 static void reused_window_covers_the_whole_chunk(struct kunit *test)
 {
 	pt_reused_clear();
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1000));
-	pt_reused_note(0x1000, 4);
-	pt_reused_note(0x2345, 0);
-	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x1000));
-	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x100f));
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1010));
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x0fff));
-	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x2345));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1000, 1));
+	pt_reused_note(0x1000, 4, 1);
+	pt_reused_note(0x2345, 0, 1);
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x1000, 1));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x100f, 1));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1010, 1));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x0fff, 1));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(0x2345, 1));
+	/* Noted before the last attach: what happened since is unknown. */
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2345, 2));
 	/* 0x2340 is an order-4 head, but no order-4 chunk starts there. */
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2346));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2346, 1));
 	pt_reused_clear();
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1000));
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2345));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x1000, 1));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(0x2345, 1));
 }
 
 /*
@@ -289,15 +291,15 @@ static void reused_window_drop_and_overwrite(struct kunit *test)
 	while (hash_64(b, PT_REUSED_BITS) != hash_64(a, PT_REUSED_BITS))
 		b++;
 	pt_reused_clear();
-	pt_reused_note(a, 0);
+	pt_reused_note(a, 0, 1);
 	pt_reused_drop(b);
-	KUNIT_EXPECT_TRUE(test, pt_reused_contains(a));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(a, 1));
 	pt_reused_drop(a);
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(a));
-	pt_reused_note(a, 0);
-	pt_reused_note(b, 0);
-	KUNIT_EXPECT_FALSE(test, pt_reused_contains(a));
-	KUNIT_EXPECT_TRUE(test, pt_reused_contains(b));
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(a, 1));
+	pt_reused_note(a, 0, 1);
+	pt_reused_note(b, 0, 1);
+	KUNIT_EXPECT_FALSE(test, pt_reused_contains(a, 1));
+	KUNIT_EXPECT_TRUE(test, pt_reused_contains(b, 1));
 	KUNIT_EXPECT_EQ(test, pt_reused_bytes(), (size_t)32768);
 	pt_reused_clear();
 }

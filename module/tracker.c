@@ -371,10 +371,12 @@ static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c)
  * Under the chunk's lock. A freed chunk taken by another allocator leaves
  * the table but not the reused window: the driver may still map it.
  */
-static void pt_tracker_forget(struct pt_chunk *c, const struct pt_obs *obs)
+static void pt_tracker_forget(struct pt_chunk *c, const struct pt_obs *obs,
+			      u16 epoch)
 {
-	if (obs->role == PT_ROLE_ALLOC && c->state == PT_ST_FREED)
-		pt_reused_note(c->pfn, c->order);
+	if (obs->role == PT_ROLE_ALLOC && c->state == PT_ST_FREED &&
+	    !c->unsure && c->epoch == epoch)
+		pt_reused_note(c->pfn, c->order, epoch);
 	pt_table_free(c);
 }
 
@@ -441,7 +443,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	from = c ? c->state : PT_ST_UNTRACKED;
 	/* Freed by the driver, reused elsewhere, now mapped by the driver. */
 	if (!c && obs->role == PT_ROLE_INSERT && obs->owner_known &&
-	    pt_reused_contains(obs->pfn))
+	    pt_reused_contains(obs->pfn, epoch))
 		from = PT_ST_FREED;
 	in.owner_mismatch = c && obs->owner_known && obs->token != c->token;
 	in.same_owner = c && obs->owner_known && obs->token == c->token &&
@@ -452,7 +454,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
 		if (c && res.forget)
-			pt_tracker_forget(c, obs);
+			pt_tracker_forget(c, obs, epoch);
 		goto unlock;
 	}
 	if (c) {
@@ -473,7 +475,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_fill_record(rec, obs, c, from, &res);
 	pt_record(rec, c);
 	if (c && res.forget)
-		pt_tracker_forget(c, obs);
+		pt_tracker_forget(c, obs, epoch);
 	recorded = true;
 unlock:
 	pt_table_unlock(shard);
