@@ -20,7 +20,8 @@ struct rule_row {
 
 #define NOT_SAMPLED (-1)	/* refcount 0, but not sampled: must be ignored */
 
-#define ROWX(from_, role_, cause_, ref_, ret_, mism_, drv_, to_, rec_, gap_, gen_, an_, fgt_) \
+#define ROWX(from_, role_, cause_, ref_, ret_, mism_, drv_, to_, rec_, gap_, gen_, an_, fgt_, \
+	     reuse_) \
 	{									\
 		.from = PT_ST_##from_,						\
 		.in = {								\
@@ -39,10 +40,11 @@ struct rule_row {
 			.new_generation = (gen_),				\
 			.anomalies = (an_),					\
 			.forget = (fgt_),					\
+			.reused_elsewhere = (reuse_),				\
 		},								\
 	}
 #define ROW(from_, role_, cause_, ref_, ret_, mism_, to_, rec_, gap_, gen_, an_) \
-	ROWX(from_, role_, cause_, ref_, ret_, mism_, false, to_, rec_, gap_, gen_, an_, false)
+	ROWX(from_, role_, cause_, ref_, ret_, mism_, false, to_, rec_, gap_, gen_, an_, false, false)
 
 #define BAD(x) BIT(PT_AN_##x)
 #define GAP true
@@ -75,17 +77,17 @@ struct rule_row {
 	ROW(from, RELEASE, NONE, 1, 0, true, from, false, false, false, 0)
 /* Recorded once, then the entry is dropped: the page lives elsewhere (F3). */
 #define ALLOC_FORGOTTEN(from, cause) \
-	ROWX(from, ALLOC, cause, NOT_SAMPLED, 0, false, false, from, true, false, false, 0, true)
+	ROWX(from, ALLOC, cause, NOT_SAMPLED, 0, false, false, from, true, false, false, 0, true, true)
 #define ALLOC(from, cause, to, gap, an) \
 	ROW(from, ALLOC, cause, NOT_SAMPLED, 0, false, to, true, gap, false, an)
 #define ALLOC_IGNORED(from, cause) \
 	ROW(from, ALLOC, cause, NOT_SAMPLED, 0, false, from, false, false, false, 0)
 /* Driver inserts (inside the driver's mmap). */
 #define INSERT(from, ref, ret, mism, to, gap, an) \
-	ROWX(from, INSERT, NONE, ref, ret, mism, true, to, true, gap, false, an, false)
+	ROWX(from, INSERT, NONE, ref, ret, mism, true, to, true, gap, false, an, false, false)
 /* Inserts by another mapper of a tracked pfn. */
 #define INSERT_FOREIGN(from, ref, ret, to, rec, gap, an, fgt) \
-	ROWX(from, INSERT, NONE, ref, ret, false, false, to, rec, gap, false, an, fgt)
+	ROWX(from, INSERT, NONE, ref, ret, false, false, to, rec, gap, false, an, fgt, false)
 #define KEEP(from, role) ROW(from, role, NONE, NOT_SAMPLED, 0, false, from, true, false, false, 0)
 
 static void rule_row_desc(const struct rule_row *r, char *desc)
@@ -112,6 +114,8 @@ static void rule_expect(struct kunit *test, const struct rule_row *r)
 	KUNIT_EXPECT_EQ_MSG(test, got.gap, r->want.gap, "gap");
 	KUNIT_EXPECT_EQ_MSG(test, got.new_generation, r->want.new_generation, "new_generation");
 	KUNIT_EXPECT_EQ_MSG(test, got.forget, r->want.forget, "forget");
+	KUNIT_EXPECT_EQ_MSG(test, got.reused_elsewhere, r->want.reused_elsewhere,
+			    "reused_elsewhere");
 	KUNIT_EXPECT_EQ_MSG(test, got.anomalies, r->want.anomalies,
 			    "anomalies: first got %s, want %s",
 			    pt_anomaly_name(pt_first_anomaly(got.anomalies)),

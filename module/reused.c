@@ -11,6 +11,7 @@
 #include <linux/bitmap.h>
 #include <linux/hash.h>
 #include <linux/string.h>
+#include <pagetrail/orders.h>
 #include <pagetrail/reused.h>
 
 #define PT_REUSED_BITS 12
@@ -49,8 +50,7 @@ void pt_reused_note(u64 pfn, u8 order, u16 epoch)
 {
 	if (order >= BITS_PER_LONG)
 		return;
-	if (!test_bit(order, &pt_reused_orders))
-		set_bit(order, &pt_reused_orders);
+	pt_orders_note(&pt_reused_orders, order);
 	WRITE_ONCE(*pt_reused_slot(pfn), pt_reused_entry(pfn, order, epoch));
 }
 
@@ -71,7 +71,7 @@ bool pt_reused_contains(u64 pfn, u16 epoch)
 	u64 head;
 
 	for_each_set_bit(order, &orders, BITS_PER_LONG) {
-		head = pfn & ~((1ULL << order) - 1);
+		head = pt_order_head(pfn, order);
 		if (READ_ONCE(*pt_reused_slot(head)) ==
 		    pt_reused_entry(head, order, epoch))
 			return true;

@@ -197,6 +197,7 @@ static void buddy_alloc(u8 from, const struct pt_rule_input *in,
 		 * so its later lives elsewhere cost nothing and record nothing.
 		 */
 		r->forget = true;
+		r->reused_elsewhere = true;
 		return;
 	}
 	if (from == PT_ST_FREED || from == PT_ST_UNTRACKED ||

@@ -20,6 +20,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 #include <uapi/pagetrail.h>
+#include <pagetrail/orders.h>
 #include <pagetrail/table.h>
 
 static_assert(sizeof(struct pt_chunk) == 48);
@@ -264,8 +265,7 @@ struct pt_chunk *pt_table_find(u64 pfn)
 
 void pt_table_note_order(u8 order)
 {
-	if (order < BITS_PER_LONG && !test_bit(order, &pt_orders_seen))
-		set_bit(order, &pt_orders_seen);
+	pt_orders_note(&pt_orders_seen, order);
 }
 
 /* Out of its bucket (under its shard's lock). */
@@ -404,7 +404,7 @@ struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard)
 
 	/* Order 0 stands for the pfn itself, at whatever order it is tracked. */
 	for_each_set_bit(order, &orders, BITS_PER_LONG) {
-		head = pfn & ~((1ULL << order) - 1);
+		head = pt_order_head(pfn, order);
 		if ((order && head == pfn) || !pt_table_maybe_tracked(head))
 			continue;
 		s = pt_table_shard(head);

@@ -369,13 +369,12 @@ static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c)
 
 /*
  * Under the chunk's lock. A freed chunk taken by another allocator leaves
- * the table but not the reused window: the driver may still map it.
+ * the table but not the reused window, if its whole life was seen.
  */
-static void pt_tracker_forget(struct pt_chunk *c, const struct pt_obs *obs,
-			      u16 epoch)
+static void pt_tracker_forget(struct pt_chunk *c,
+			      const struct pt_rule_result *res, u16 epoch)
 {
-	if (obs->role == PT_ROLE_ALLOC && c->state == PT_ST_FREED &&
-	    !c->unsure && c->epoch == epoch)
+	if (res->reused_elsewhere && !c->unsure && c->epoch == epoch)
 		pt_reused_note(c->pfn, c->order, epoch);
 	pt_table_free(c);
 }
@@ -454,7 +453,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_rule_apply(from, &in, &res);
 	if (!res.record) {
 		if (c && res.forget)
-			pt_tracker_forget(c, obs, epoch);
+			pt_tracker_forget(c, &res, epoch);
 		goto unlock;
 	}
 	if (c) {
@@ -475,7 +474,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_fill_record(rec, obs, c, from, &res);
 	pt_record(rec, c);
 	if (c && res.forget)
-		pt_tracker_forget(c, obs, epoch);
+		pt_tracker_forget(c, &res, epoch);
 	recorded = true;
 unlock:
 	pt_table_unlock(shard);

@@ -35,6 +35,11 @@ struct pt_rule_result {
 	bool gap; /* the transition's predecessor was never observed */
 	bool new_generation; /* a pool admission: generation + 1 */
 	bool forget; /* the page left the driver for good: drop its entry */
+	/*
+	 * With @forget: the kernel gave a chunk the driver freed to someone
+	 * else, and the driver may still map it (module/reused.c).
+	 */
+	bool reused_elsewhere;
 	u32 anomalies; /* bit (1 << PT_AN_*) per anomaly raised */
 };
 
