@@ -23,6 +23,7 @@
 #include <pagetrail/target.h>
 #include <pagetrail/profile.h>
 #include <pagetrail/devcg.h>
+#include <pagetrail/hotprof.h>
 
 static struct dentry *pt_dir;
 static const struct pt_profile *pt_dbg_prof;
@@ -165,6 +166,7 @@ static int pt_stats_show(struct seq_file *m, void *v)
 		fs.overflow, fs.unbalanced, fs.in_use, fs.slots);
 	seq_printf(m, "refs_transient=%llu\n", pt_sample_transient_refs());
 	pt_dbg_prof->show_stats(m);
+	pt_hotprof_show(m);
 	kfree(ts);
 	return 0;
 }

@@ -21,6 +21,7 @@
 #include <pagetrail/reused.h>
 #include <pagetrail/rules.h>
 #include <pagetrail/recorder.h>
+#include <pagetrail/hotprof.h>
 
 struct pt_tracker_pcpu {
 	u64 gaps;
@@ -359,12 +360,16 @@ static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c)
 {
 	bool keep = pt_recorder_stamp(rec, rec->anomalies);
 
+	pt_hotprof_mark(PT_HP_STAMP);
 	if (c)
 		c->hist = pt_history_push(rec, c->pfn, c->hist);
+	pt_hotprof_mark(PT_HP_HISTORY);
 	pt_count(rec);
 	if (rec->anomalies)
 		pt_store_anomaly(rec, c);
+	pt_hotprof_mark(PT_HP_COUNT);
 	pt_recorder_write(rec, keep);
+	pt_hotprof_mark(PT_HP_RING);
 }
 
 /*
@@ -433,10 +438,12 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	local_irq_save(flags);
 	if (pt_recorder_paused())
 		goto out;
+	pt_hotprof_begin();
 	/* Pairs with pt_tracker_set_partial(): partial, then its epoch. */
 	partial = smp_load_acquire(&pt_partial);
 	epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
 	c = pt_tracker_lock_chunk(obs, &shard, &created);
+	pt_hotprof_mark(PT_HP_LOOKUP);
 	if (!c && obs->tracked_only)
 		goto unlock;
 	from = c ? c->state : PT_ST_UNTRACKED;
@@ -451,6 +458,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	in.unsure = unsure || (c && (c->unsure || c->epoch != epoch));
 	in.by_driver = obs->owner_known;
 	pt_rule_apply(from, &in, &res);
+	pt_hotprof_mark(PT_HP_RULE);
 	if (!res.record) {
 		if (c && res.forget)
 			pt_tracker_forget(c, &res, epoch);
@@ -472,6 +480,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 			c->anomalies++;
 	}
 	pt_fill_record(rec, obs, c, from, &res);
+	pt_hotprof_mark(PT_HP_FILL);
 	pt_record(rec, c);
 	if (c && res.forget)
 		pt_tracker_forget(c, &res, epoch);
@@ -483,6 +492,7 @@ unlock:
 		pt_reused_drop(obs->pfn);
 		pt_table_forget_freed_inside(obs->pfn, obs->order);
 	}
+	pt_hotprof_mark(PT_HP_UNLOCK);
 out:
 	local_irq_restore(flags);
 	return recorded;
@@ -497,7 +507,9 @@ bool pt_tracker_record_event(const struct pt_obs *obs,
 
 	local_irq_save(flags);
 	if (!pt_recorder_paused()) {
+		pt_hotprof_begin();
 		pt_fill_record(rec, obs, NULL, PT_ST_UNTRACKED, NULL);
+		pt_hotprof_mark(PT_HP_FILL);
 		pt_record(rec, NULL);
 		recorded = true;
 	}

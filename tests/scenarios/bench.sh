@@ -22,7 +22,7 @@
 # asserts only that every run completed.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 7
+plan 8
 
 PB=/sys/kernel/debug/ptbench
 TR=/sys/kernel/tracing
@@ -443,6 +443,23 @@ if command -v perf > /dev/null && insmod $PTKO backend=2 $good; then
 	ok $(grep -q 'own=[1-9]' /tmp/prof; echo $?) "perf profile of pagetrail on fprobe"
 else
 	ok 1 "perf profile: no perf in the initramfs, or pagetrail did not load"
+fi
+
+# --- inside the IRQs-off section --------------------------------------------
+# The samples above cannot land inside pt_tracker_observe's IRQs-off section
+# and the tracer's own cost swamps its callees, so a second build of
+# pagetrail (PAGETRAIL_HOTPROF=1) reads the clock between the section's
+# parts: their sums over three cuinit runs, and one clock read's cost.
+HPKO=/pt/modules/hotprof/pagetrail.ko
+if [ -f $HPKO ] && insmod $HPKO target=nvsim backend=2 $good; then
+	cuinit --gens 3 --drain > /dev/null
+	rmmod pagetrail && insmod $HPKO target=nvsim backend=2 $good
+	for i in 1 2 3; do cuinit --gens 3 --drain; done > /dev/null
+	emit "name=hotprof $(grep '^hotprof_' $PT/stats | sed 's/^hotprof_//' | tr '\n' ' ')"
+	rmmod pagetrail
+	ok $(grep -q 'name=hotprof sections=[1-9]' $OUT; echo $?) "the IRQs-off section timed, part by part"
+else
+	ok 1 "hotprof: no timed build in the initramfs, or it did not load"
 fi
 
 rmmod ptbench && rmmod nvsim

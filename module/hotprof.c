@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail: the IRQs-off section's parts, timed (PAGETRAIL_HOTPROF=1
+ * builds only; see hotprof.h). Each mark reads the clock once, and that
+ * read is charged to the part it ends: hotprof_clock_ns, the cost of one
+ * read measured at each section's start, is what to subtract per part.
+ */
+#include <linux/percpu.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <pagetrail/hotprof.h>
+
+struct pt_hotprof_cpu {
+	u64 ns[PT_HP_MAX];
+	u64 clock_ns;
+	u64 sections;
+	u64 last;
+};
+
+static DEFINE_PER_CPU(struct pt_hotprof_cpu, pt_hotprof_cpu);
+
+static const char *const pt_hotprof_names[PT_HP_MAX] = {
+	[PT_HP_LOOKUP] = "lookup",   [PT_HP_RULE] = "rule",
+	[PT_HP_FILL] = "fill",	     [PT_HP_STAMP] = "stamp",
+	[PT_HP_HISTORY] = "history", [PT_HP_COUNT] = "count",
+	[PT_HP_RING] = "ring",	     [PT_HP_UNLOCK] = "unlock",
+};
+
+/* IRQs off: the section starts, and one clock read is measured. */
+void pt_hotprof_begin(void)
+{
+	struct pt_hotprof_cpu *p = this_cpu_ptr(&pt_hotprof_cpu);
+	u64 t0 = local_clock();
+
+	p->last = local_clock();
+	p->clock_ns += p->last - t0;
+	p->sections++;
+}
+
+void pt_hotprof_mark(enum pt_hotprof_part part)
+{
+	struct pt_hotprof_cpu *p = this_cpu_ptr(&pt_hotprof_cpu);
+	u64 now = local_clock();
+
+	p->ns[part] += now - p->last;
+	p->last = now;
+}
+
+/* Sums since load; racy against running sections, like every counter. */
+void pt_hotprof_show(struct seq_file *m)
+{
+	u64 ns[PT_HP_MAX] = {}, clock_ns = 0, sections = 0;
+	unsigned int i;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct pt_hotprof_cpu *p =
+			per_cpu_ptr(&pt_hotprof_cpu, cpu);
+
+		for (i = 0; i < PT_HP_MAX; i++)
+			ns[i] += READ_ONCE(p->ns[i]);
+		clock_ns += READ_ONCE(p->clock_ns);
+		sections += READ_ONCE(p->sections);
+	}
+	seq_printf(m, "hotprof_sections=%llu\n", sections);
+	seq_printf(m, "hotprof_clock_ns=%llu\n", clock_ns);
+	for (i = 0; i < PT_HP_MAX; i++)
+		seq_printf(m, "hotprof_%s_ns=%llu\n", pt_hotprof_names[i],
+			   ns[i]);
+}
