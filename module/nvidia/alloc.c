@@ -148,7 +148,8 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
 	obs.index = first;
 	obs.order = av.order;
-	nv_observe_chunk(&obs, d->va, true);
+	nv_observe_chunk(&obs, d->va, true,
+			 "chunk virtual address passed to nv_alloc_set_page");
 }
 
 /* --- release: nv_free_system_pages -------------------------------------- */

@@ -188,14 +188,16 @@ unsigned long nv_entry_va(unsigned long list_node)
 /*
  * Observe one chunk given by its head virtual address: 1 recorded, 0 not
  * worth a record, -EINVAL the address contradicts the layout (walks stop).
+ * @src says where the address was read, for the reason a detach gives.
  */
-int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample)
+int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
+		     const char *src)
 {
 	bool ok;
 
 	obs->pfn = pt_virt_to_pfn(va, &ok);
 	if (!ok) {
-		nv_decode_error("chunk virtual address", va);
+		nv_decode_error(src, va);
 		return -EINVAL;
 	}
 	obs->sampled = false;
@@ -229,7 +231,8 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 	if (!nv_read_ulong(head, &node))
 		return 0;
 	while (node != head && nv_walk_goes_on(seen++)) {
-		ret = nv_observe_chunk(obs, nv_entry_va(node), true);
+		ret = nv_observe_chunk(obs, nv_entry_va(node), true,
+				       NV_VA_FROM_ENTRY);
 		if (ret < 0)
 			break;
 		n += ret;
@@ -262,7 +265,7 @@ u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
 		if (!nv_pte_virt(&av, i, &va) || !va)
 			break;
 		obs->index = i;
-		ret = nv_observe_chunk(obs, va, sample);
+		ret = nv_observe_chunk(obs, va, sample, NV_VA_FROM_PTE);
 		if (ret < 0)
 			break;
 		recorded += ret;

@@ -134,7 +134,12 @@ bool nv_pool_read(unsigned long pool, struct nv_pool_view *v);
 u32 nv_pool_aux(const struct nv_pool_view *p);
 u32 nv_pool_aux_at(unsigned long pool);
 unsigned long nv_entry_va(unsigned long list_node);
-int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample);
+/* Where a chunk's address was read: a detach's reason names the offset. */
+#define NV_VA_FROM_PTE "chunk virtual address in nvidia_pte_t (nv_pte_virt_addr)"
+#define NV_VA_FROM_ENTRY \
+	"chunk virtual address in a pool entry (nv_entry_virt_addr)"
+int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
+		     const char *src);
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);
 void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
 u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,

@@ -201,7 +201,7 @@ int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 		return 0;
 	obs.order = pool.order;
 	obs.aux = nv_pool_aux(&pool);
-	nv_observe_chunk(&obs, nv_entry_va(head), true);
+	nv_observe_chunk(&obs, nv_entry_va(head), true, NV_VA_FROM_ENTRY);
 	return 0;
 }
 
