@@ -47,13 +47,21 @@ static void ring_test_exit(struct kunit *test)
 	pt_ring_exit();
 }
 
-static struct pt_ring_stats ring_stats(struct kunit *test)
+/* Every counter, and the books balance. */
+static void ring_expect_stats(struct kunit *test, u64 produced, u64 read,
+			      u64 buffered, u64 overwritten, u64 dropped_full,
+			      u64 dropped_frozen)
 {
 	struct pt_ring_stats st;
 
 	pt_ring_get_stats(&st);
+	KUNIT_EXPECT_EQ(test, st.produced, produced);
+	KUNIT_EXPECT_EQ(test, st.read, read);
+	KUNIT_EXPECT_EQ(test, st.buffered, buffered);
+	KUNIT_EXPECT_EQ(test, st.overwritten, overwritten);
+	KUNIT_EXPECT_EQ(test, st.dropped_full, dropped_full);
+	KUNIT_EXPECT_EQ(test, st.dropped_frozen, dropped_frozen);
 	KUNIT_EXPECT_EQ(test, pt_ring_unaccounted(&st), 0ll);
-	return st;
 }
 
 /* Reads the next record; expects it to be @seq, with its own payload. */
@@ -66,128 +74,99 @@ static void ring_expect_next(struct kunit *test, u64 seq)
 	KUNIT_EXPECT_EQ(test, rec.pfn, seq * 3);
 }
 
+/* Reads records @first..@last, in that order. */
+static void ring_expect_run(struct kunit *test, u64 first, u64 last)
+{
+	u64 seq;
+
+	for (seq = first; seq <= last; seq++)
+		ring_expect_next(test, seq);
+}
+
 static void ring_reads_in_order_then_empty(struct kunit *test)
 {
 	struct pagetrail_record rec;
-	struct pt_ring_stats st;
 
 	KUNIT_EXPECT_FALSE(test, pt_ring_read(&rec));
 	ring_put_n(3);
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.produced, 3ull);
-	KUNIT_EXPECT_EQ(test, st.buffered, 3ull);
-	ring_expect_next(test, 1);
-	ring_expect_next(test, 2);
+	ring_expect_stats(test, 3, 0, 3, 0, 0, 0);
+	ring_expect_run(test, 1, 2);
 	ring_put(); /* written between two reads */
-	ring_expect_next(test, 3);
-	ring_expect_next(test, 4);
+	ring_expect_run(test, 3, 4);
 	KUNIT_EXPECT_FALSE(test, pt_ring_read(&rec));
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.read, 4ull);
-	KUNIT_EXPECT_EQ(test, st.buffered, 0ull);
+	ring_expect_stats(test, 4, 4, 0, 0, 0, 0);
 }
 
 static void ring_stop_mode_drops_the_newest(struct kunit *test)
 {
 	struct pagetrail_record rec;
-	struct pt_ring_stats st;
 
 	ring_put_n(RING_SLOTS + 3);
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.dropped_full, 3ull);
-	KUNIT_EXPECT_EQ(test, st.buffered, (u64)RING_SLOTS);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 0ull);
+	ring_expect_stats(test, RING_SLOTS + 3, 0, RING_SLOTS, 0, 3, 0);
 	ring_expect_next(test, 1);
 	/* A slot read is free again: the next record fits. */
 	ring_put();
-	ring_expect_next(test, 2);
-	ring_expect_next(test, 3);
-	ring_expect_next(test, 4);
+	ring_expect_run(test, 2, 4);
 	ring_expect_next(test, RING_SLOTS + 4);
 	KUNIT_EXPECT_FALSE(test, pt_ring_read(&rec));
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.produced, (u64)RING_SLOTS + 4);
-	KUNIT_EXPECT_EQ(test, st.read, 5ull);
+	ring_expect_stats(test, RING_SLOTS + 4, 5, 0, 0, 3, 0);
 }
 
 static void ring_overwrite_keeps_the_newest(struct kunit *test)
 {
-	struct pt_ring_stats st;
-
 	pt_ring_set_overwrite(true);
 	ring_put_n(RING_SLOTS + 5);
 	/* Counted as overwritten before any reader skipped them. */
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 5ull);
-	KUNIT_EXPECT_EQ(test, st.buffered, (u64)RING_SLOTS);
+	ring_expect_stats(test, RING_SLOTS + 5, 0, RING_SLOTS, 5, 0, 0);
 	ring_expect_next(test, 6);
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 5ull);
+	ring_expect_stats(test, RING_SLOTS + 5, 1, RING_SLOTS - 1, 5, 0, 0);
 	/* The writer laps the reader again: two more replaced. */
 	ring_put_n(3);
-	ring_expect_next(test, 9);
-	ring_expect_next(test, 10);
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 7ull);
-	KUNIT_EXPECT_EQ(test, st.read, 3ull);
-	KUNIT_EXPECT_EQ(test, st.buffered, 2ull);
-	KUNIT_EXPECT_EQ(test, st.dropped_full, 0ull);
+	ring_expect_run(test, 9, 10);
+	ring_expect_stats(test, RING_SLOTS + 8, 3, 2, 7, 0, 0);
 }
 
 /* Lapped in overwrite mode, then stop mode: new records wait for room. */
 static void ring_switch_to_stop_while_lapped(struct kunit *test)
 {
 	struct pagetrail_record rec;
-	struct pt_ring_stats st;
 
 	pt_ring_set_overwrite(true);
 	ring_put_n(RING_SLOTS + 2);
 	pt_ring_set_overwrite(false);
 	ring_put();
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.dropped_full, 1ull);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 2ull);
+	ring_expect_stats(test, RING_SLOTS + 3, 0, RING_SLOTS, 2, 1, 0);
 	ring_expect_next(test, 3);
 	ring_put();
-	ring_expect_next(test, 4);
-	ring_expect_next(test, 5);
-	ring_expect_next(test, 6);
+	ring_expect_run(test, 4, 6);
 	ring_expect_next(test, RING_SLOTS + 4);
 	KUNIT_EXPECT_FALSE(test, pt_ring_read(&rec));
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.produced, (u64)RING_SLOTS + 4);
+	ring_expect_stats(test, RING_SLOTS + 4, 5, 0, 2, 1, 0);
 }
 
 static void ring_frozen_records_are_counted(struct kunit *test)
 {
-	struct pt_ring_stats st;
 	unsigned long flags;
 
 	local_irq_save(flags);
 	pt_ring_count_frozen();
 	local_irq_restore(flags);
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.produced, 1ull);
-	KUNIT_EXPECT_EQ(test, st.dropped_frozen, 1ull);
-	KUNIT_EXPECT_EQ(test, st.buffered, 0ull);
+	ring_expect_stats(test, 1, 0, 0, 0, 0, 1);
 }
 
 static void ring_reset_clears_records_and_counters(struct kunit *test)
 {
 	struct pagetrail_record rec;
-	struct pt_ring_stats st;
 
 	pt_ring_set_overwrite(true);
 	ring_put_n(RING_SLOTS + 1);
 	ring_expect_next(test, 2);
 	pt_ring_reset();
 	KUNIT_EXPECT_FALSE(test, pt_ring_read(&rec));
-	st = ring_stats(test);
-	KUNIT_EXPECT_EQ(test, st.produced, 0ull);
-	KUNIT_EXPECT_EQ(test, st.read, 0ull);
-	KUNIT_EXPECT_EQ(test, st.overwritten, 0ull);
+	ring_expect_stats(test, 0, 0, 0, 0, 0, 0);
 	ring_put();
 	ring_expect_next(test, RING_SLOTS + 2);
+	ring_expect_stats(test, 1, 1, 0, 0, 0, 0);
 }
 
 static void ring_put_remote(void *unused)
@@ -211,12 +190,9 @@ static void ring_merges_cpus_by_sequence(struct kunit *test)
 	ring_put(); /* 4 here */
 	put_cpu();
 	/* CPU by CPU would read 1, 4, 2, 3 or 2, 3, 1, 4. */
-	ring_expect_next(test, 1);
-	ring_expect_next(test, 2);
-	ring_expect_next(test, 3);
-	ring_expect_next(test, 4);
+	ring_expect_run(test, 1, 4);
 	KUNIT_EXPECT_FALSE(test, pt_ring_read(&rec));
-	KUNIT_EXPECT_EQ(test, ring_stats(test).read, 4ull);
+	ring_expect_stats(test, 4, 4, 0, 0, 0, 0);
 }
 
 static void ring_refuses_a_size_under_two_records(struct kunit *test)
