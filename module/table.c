@@ -199,7 +199,7 @@ void pt_table_get_stats(struct pt_table_stats *st)
  * another one that hashed to the same shard (the contention this design
  * exists to make rare; pt_lockstat asserts on it).
  */
-void pt_table_lock(unsigned int shard, u64 pfn)
+void pt_table_lock(unsigned int shard, u64 pfn) __acquires(pt_shard_lock)
 {
 	struct pt_shard *s = &pt_shards[shard];
 	struct pt_table_stats *st = pt_table_count();
@@ -215,7 +215,7 @@ void pt_table_lock(unsigned int shard, u64 pfn)
 	st->locked++;
 }
 
-void pt_table_unlock(unsigned int shard)
+void pt_table_unlock(unsigned int shard) __releases(pt_shard_lock)
 {
 	raw_spin_unlock(&pt_shards[shard].lock);
 }
@@ -302,32 +302,52 @@ static u32 pt_pop_free(struct pt_shard *s)
 	return i;
 }
 
-/* Another shard's free entry, if its lock is free right now. */
+/* A free entry of @s, if it has one and its lock is free right now. */
+static u32 pt_steal_from(struct pt_shard *s)
+{
+	u32 i;
+
+	if (READ_ONCE(s->free) == PT_NIL)
+		return PT_NIL;
+	if (!raw_spin_trylock(&s->lock))
+		return PT_NIL;
+	i = pt_pop_free(s);
+	raw_spin_unlock(&s->lock);
+	return i;
+}
+
+/* Another shard's free entry; no lock is waited for. */
 static u32 pt_steal_free(unsigned int own)
 {
-	unsigned int k, t;
+	unsigned int k;
 	u32 i = PT_NIL;
 
-	for (k = 1; k < pt_nr_shards && i == PT_NIL; k++) {
-		t = (own + k) & (pt_nr_shards - 1);
-		if (READ_ONCE(pt_shards[t].free) == PT_NIL ||
-		    !raw_spin_trylock(&pt_shards[t].lock))
-			continue;
-		i = pt_pop_free(&pt_shards[t]);
-		raw_spin_unlock(&pt_shards[t].lock);
-	}
+	for (k = 1; k < pt_nr_shards && i == PT_NIL; k++)
+		i = pt_steal_from(&pt_shards[(own + k) & (pt_nr_shards - 1)]);
 	return i;
+}
+
+/* Under its shard's lock: forget @c if it is still the freed chunk seen. */
+static bool pt_recycle_chunk(struct pt_chunk *c, u64 pfn)
+{
+	if (!c->in_use || c->state != PT_ST_FREED || c->pfn != pfn)
+		return false; /* it moved on since it was peeked at */
+	pt_unlink(c);
+	pt_table_count()->recycled++;
+	return true;
 }
 
 /*
  * Forget a freed chunk to make room: a clock hand sweeps the array, so the
  * chunks passed over longest ago go first (an approximation of "freed
- * longest ago" that needs no list through every shard).
+ * longest ago" that needs no list through every shard). The caller holds
+ * @own's lock; another shard's is only tried.
  */
 static u32 pt_recycle(unsigned int own)
 {
 	unsigned int n, t, cap = pt_capacity;
 	struct pt_chunk *c, peek;
+	bool forgot;
 	u32 i;
 
 	for (n = 0; n < PT_RECYCLE_PROBES; n++) {
@@ -337,19 +357,15 @@ static u32 pt_recycle(unsigned int own)
 		if (!peek.in_use || peek.state != PT_ST_FREED)
 			continue;
 		t = pt_table_shard(peek.pfn);
-		if (t != own && !raw_spin_trylock(&pt_shards[t].lock))
-			continue;
-		/* Recheck under its lock: it may have moved on meanwhile. */
-		if (c->in_use && c->state == PT_ST_FREED &&
-		    c->pfn == peek.pfn) {
-			pt_unlink(c);
-			pt_table_count()->recycled++;
-		} else {
-			i = PT_NIL;
-		}
-		if (t != own)
+		if (t == own) {
+			forgot = pt_recycle_chunk(c, peek.pfn);
+		} else if (raw_spin_trylock(&pt_shards[t].lock)) {
+			forgot = pt_recycle_chunk(c, peek.pfn);
 			raw_spin_unlock(&pt_shards[t].lock);
-		if (i != PT_NIL)
+		} else {
+			forgot = false;
+		}
+		if (forgot)
 			return i;
 	}
 	return PT_NIL;
@@ -396,6 +412,7 @@ struct pt_chunk *pt_table_alloc(u64 pfn, u8 order)
 }
 
 struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard)
+	__acquires(pt_shard_lock)
 {
 	unsigned long orders = READ_ONCE(pt_orders_seen) | 1;
 	unsigned int order, s;

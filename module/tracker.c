@@ -388,6 +388,7 @@ static void pt_tracker_forget(struct pt_chunk *c,
 static struct pt_chunk *pt_tracker_lock_chunk(const struct pt_obs *obs,
 					      unsigned int *shard,
 					      bool *created)
+	__acquires(pt_shard_lock)
 {
 	struct pt_chunk *c;
 

@@ -65,8 +65,8 @@ bool pt_table_maybe_tracked(u64 pfn);
 unsigned int pt_table_shard(u64 pfn);
 
 /* The shard lock; callers have IRQs off. */
-void pt_table_lock(unsigned int shard, u64 pfn);
-void pt_table_unlock(unsigned int shard);
+void pt_table_lock(unsigned int shard, u64 pfn) __acquires(pt_shard_lock);
+void pt_table_unlock(unsigned int shard) __releases(pt_shard_lock);
 
 /* Under the shard lock of @pfn. */
 struct pt_chunk *pt_table_find(u64 pfn);
@@ -79,7 +79,8 @@ void pt_table_note_order(u8 order);
  * head aligned to a tracked order) with its shard locked; else NULL with
  * @pfn's own shard locked. *@shard names the lock held.
  */
-struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard);
+struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard)
+	__acquires(pt_shard_lock);
 /* IRQs off, no shard lock held: a chunk of @order at @pfn now exists. */
 void pt_table_forget_freed_inside(u64 pfn, u8 order);
 
