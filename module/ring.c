@@ -35,13 +35,12 @@
 struct pt_ring_cpu {
 	struct pagetrail_record *slots;
 	u64 head; /* records written; by this CPU's writer */
-	u64 reserved; /* head + 1 from the start of a write */
+	u64 reserved; /* head + 1 from the start of a write to its end */
 	u64 tail; /* records consumed or skipped; by the reader */
 	u32 head_slot; /* head % pt_ring_slots */
 	local64_t produced;
 	local64_t dropped_full;
 	local64_t dropped_frozen;
-	bool writing; /* a write in progress: refuse a nested one */
 	u64 read; /* under pt_ring_read_lock */
 	u64 overwritten; /* lapped records the reader skipped; same lock */
 };
@@ -107,12 +106,12 @@ void pt_ring_write(const struct pagetrail_record *rec)
 	u64 head = c->head;
 
 	local64_inc(&c->produced);
-	if (unlikely(c->writing) ||
+	/* reserved != head: a write in progress here; refuse a nested one. */
+	if (unlikely(c->reserved != head) ||
 	    (!READ_ONCE(pt_ring_overwrite_flag) && pt_ring_full(c, head))) {
 		local64_inc(&c->dropped_full);
 		return;
 	}
-	c->writing = true;
 	WRITE_ONCE(c->reserved, head + 1);
 	/*
 	 * A reader that sees any byte of this record in the slot must also
@@ -123,7 +122,6 @@ void pt_ring_write(const struct pagetrail_record *rec)
 	c->head_slot = c->head_slot + 1 == pt_ring_slots ? 0 : c->head_slot + 1;
 	/* Publish: the reader's acquire of head sees the whole record. */
 	smp_store_release(&c->head, head + 1);
-	c->writing = false;
 }
 
 /* A record stamped after a freeze: produced, and lost to the freeze. */
