@@ -3,19 +3,53 @@
  * memhog: put the guest under memory pressure until nvsim's shrinker has
  * freed pool chunks (chunks_reclaimed grows in nvsim's debugfs stats), or
  * a limit is reached. Allocates and touches anonymous memory step by step
- * on one CPU, so the pressure lands on that CPU's node first, and stops
- * before MemFree gets low enough to wake the OOM killer.
+ * on one CPU, so the pressure lands on that CPU's node first.
+ *
+ * It must never wake the OOM killer: a killed hog proves nothing and
+ * leaves the tunables below changed for the rest of the boot. So it paces
+ * itself on the zones' own watermarks (/proc/zoneinfo), not on MemFree:
+ * it stops while the zones' free pages above their min watermarks still
+ * leave --floor-mb, so no allocation ever needs direct reclaim, and after
+ * each step it waits until kswapd has finished its pass (every kswapd
+ * thread asleep) instead of a fixed time, which a loaded host shortens.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include "nvsim_uapi.h"
+
+#define MAX_KSWAPD 64
+
+struct zones {
+	long headroom_kb; /* free above min, summed over usable zones */
+	long pcp_kb; /* free pages parked on per-CPU lists */
+	int below_low; /* usable zones under their low watermark */
+	int usable;
+	/*
+	 * Zones of nodes whose kswapd gave up (16 passes without progress):
+	 * it is not woken again until some reclaim succeeds, so a hog that
+	 * left a node there leaves it to the next one too.
+	 */
+	int unreclaimable;
+};
+
+static volatile sig_atomic_t stop_signal;
+static pid_t kswapd[MAX_KSWAPD];
+static int nr_kswapd;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
 
 static long read_key(const char *path, const char *key, int colon)
 {
@@ -27,7 +61,8 @@ static long read_key(const char *path, const char *key, int colon)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, key, klen) || line[klen] != (colon ? ':' : '='))
+		if (strncmp(line, key, klen) ||
+		    line[klen] != (colon ? ':' : '='))
 			continue;
 		val = strtol(line + klen + 1, NULL, 10);
 		break;
@@ -46,18 +81,73 @@ static long memfree_kb(void)
 	return read_key("/proc/meminfo", "MemFree", 1);
 }
 
-/*
- * kswapd wakes at a node's low watermark, by default a few MiB above min:
- * on a small guest (a KASAN one especially) memory runs out before reclaim
- * gets to the slab shrinkers. A larger watermark_scale_factor (units of
- * 0.01% of memory) makes kswapd start early and keep going; restored at exit.
- */
-static long set_wsf(long value)
+static void add_zone(struct zones *z, const char *name, long managed, long free,
+		     long min, long low)
 {
-	const char *path = "/proc/sys/vm/watermark_scale_factor";
-	long old = -1;
-	FILE *f = fopen(path, "r");
+	long kb = sysconf(_SC_PAGESIZE) / 1024;
 
+	/*
+	 * ZONE_DMA is kept for DMA allocations by lowmem_reserve: the hog's
+	 * movable pages never come from it.
+	 */
+	if (managed <= 0 || !strcmp(name, "DMA"))
+		return;
+	z->usable++;
+	if (free > min)
+		z->headroom_kb += (free - min) * kb;
+	if (free < low)
+		z->below_low++;
+}
+
+/* Sum the usable zones of /proc/zoneinfo; 0, or -1 when it cannot be read. */
+static int read_zones(struct zones *z)
+{
+	long managed = 0, free = 0, min = 0, low = 0, v;
+	long kb = sysconf(_SC_PAGESIZE) / 1024;
+	char line[256], name[32] = "", word[32];
+	int node, in_zone = 0;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	memset(z, 0, sizeof(*z));
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %31s", &node, word) == 2) {
+			if (in_zone)
+				add_zone(z, name, managed, free, min, low);
+			snprintf(name, sizeof(name), "%s", word);
+			managed = free = min = low = 0;
+			in_zone = 1;
+		} else if (sscanf(line, " pages free %ld", &v) == 1) {
+			free = v;
+		} else if (sscanf(line, " %31s %ld", word, &v) == 2) {
+			if (!strcmp(word, "min"))
+				min = v;
+			else if (!strcmp(word, "low"))
+				low = v;
+			else if (!strcmp(word, "managed"))
+				managed = v;
+			else if (!strcmp(word, "count:"))
+				z->pcp_kb += v * kb;
+			else if (!strcmp(word, "node_unreclaimable:") && v)
+				z->unreclaimable++;
+		}
+	}
+	if (in_zone)
+		add_zone(z, name, managed, free, min, low);
+	fclose(f);
+	return z->usable ? 0 : -1;
+}
+
+/* Write a vm sysctl, returning its old value (-1 if it could not be read). */
+static long set_vm(const char *name, long value)
+{
+	char path[128];
+	long old = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/vm/%s", name);
+	f = fopen(path, "r");
 	if (f) {
 		if (fscanf(f, "%ld", &old) != 1)
 			old = -1;
@@ -66,25 +156,81 @@ static long set_wsf(long value)
 	f = fopen(path, "w");
 	if (!f || fprintf(f, "%ld\n", value) < 0)
 		perror(path);
-	if (f)
-		fclose(f);
+	if (f && fclose(f))
+		perror(path);
 	return old;
 }
 
-/*
- * Below 8x the floor, give kswapd time before the next step: under
- * emulation it runs rarely, and a hog that outpaces it gets OOM-killed
- * before reclaim ever reaches the slab shrinkers.
- */
-static long wait_reclaim(const char *stats, long start, long floor_mb)
+static void find_kswapd(void)
 {
-	long now = reclaimed(stats);
-	int i;
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	char path[288], comm[32];
 
-	for (i = 0; i < 20 && now <= start && memfree_kb() < 8 * floor_mb * 1024; i++) {
-		usleep(50 * 1000);
+	while (d && (e = readdir(d)) && nr_kswapd < MAX_KSWAPD) {
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "kswapd", 6))
+			kswapd[nr_kswapd++] = atoi(e->d_name);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Is any kswapd thread runnable (R) or in uninterruptible sleep (D)? */
+static int kswapd_busy(void)
+{
+	char path[64], buf[256], *p;
+	int i, busy = 0;
+
+	for (i = 0; i < nr_kswapd && !busy; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/stat", kswapd[i]);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		if (p && (p[2] == 'R' || p[2] == 'D'))
+			busy = 1;
+		fclose(f);
+	}
+	return busy;
+}
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * After a step, let reclaim finish its pass before the next one: wait
+ * while any kswapd runs (seen busy at one of two polls in a row), until
+ * chunks are reclaimed, or for at most max_ms.
+ */
+static long wait_kswapd(const char *stats, long start, long max_ms,
+			long *waited_ms)
+{
+	long t0 = now_ms(), now = reclaimed(stats);
+	int idle = 0;
+
+	while (now <= start && idle < 2 && !stop_signal &&
+	       now_ms() - t0 < max_ms) {
+		usleep(20 * 1000);
+		idle = kswapd_busy() ? 0 : idle + 1;
 		now = reclaimed(stats);
 	}
+	*waited_ms += now_ms() - t0;
 	return now;
 }
 
@@ -97,14 +243,21 @@ int main(int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'c' },
 		{ "stats", required_argument, NULL, 'S' },
 		{ "wsf", required_argument, NULL, 'w' },
+		{ "pcp-fraction", required_argument, NULL, 'p' },
+		{ "wait-ms", required_argument, NULL, 'W' },
+		{ "allow-empty", no_argument, NULL, 'e' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long limit_mb = 2048, step_mb = 4, floor_mb = 24, cpu = 0, wsf = 1000, old_wsf = -1;
+	long limit_mb = 2048, step_mb = 4, floor_mb = 24, cpu = 0, wsf = 1000,
+	     pcp_fraction = 100;
+	long max_wait_ms = 30000, old_wsf = -1, old_pcp = -1, waited_ms = 0;
 	const char *stats = NVSIM_DEBUGFS_STATS;
 	long start, now, touched_mb = 0;
 	const char *result = "limit";
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct zones z;
 	cpu_set_t set;
-	int o;
+	int o, allow_empty = 0;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -126,56 +279,118 @@ int main(int argc, char **argv)
 		case 'w':
 			wsf = atol(optarg);
 			break;
+		case 'p':
+			pcp_fraction = atol(optarg);
+			break;
+		case 'W':
+			max_wait_ms = atol(optarg);
+			break;
+		case 'e':
+			allow_empty = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: memhog [--limit-mb N] [--step-mb N] [--floor-mb N]"
-				" [--cpu N] [--stats PATH] [--wsf N (0: leave it)]\n");
+			fprintf(stderr,
+				"usage: memhog [--limit-mb N] [--step-mb N] [--floor-mb N]"
+				" [--cpu N] [--stats PATH] [--wsf N] [--pcp-fraction N]"
+				" [--wait-ms N] [--allow-empty] (wsf, pcp-fraction 0: leave it)\n");
 			return 2;
 		}
+	}
+	if (step_mb <= 0 || limit_mb <= 0 || floor_mb < 0) {
+		fprintf(stderr,
+			"memhog: --step-mb and --limit-mb must be > 0, --floor-mb >= 0\n");
+		return 2;
 	}
 
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
 		perror("sched_setaffinity");
+	/* A test that stops the hog (pt_stress) must not leave the tunables. */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
 
 	start = reclaimed(stats);
 	if (start < 0) {
 		printf("memhog error=\"no chunks_reclaimed in %s\"\n", stats);
 		return 2;
 	}
+	/*
+	 * With nothing pooled there is nothing to reclaim and the hog would
+	 * only push every node into kswapd's give-up state; --allow-empty is
+	 * for pressure as background load, while the pools fill.
+	 */
+	if (!allow_empty && read_key(stats, "pool_pages_owned", 0) <= 0) {
+		printf("memhog error=\"nothing pooled (pool_pages_owned in %s)\" result=empty\n",
+		       stats);
+		return 2;
+	}
+	if (read_zones(&z)) {
+		printf("memhog error=\"no usable zone in /proc/zoneinfo\"\n");
+		return 2;
+	}
+	find_kswapd();
+	/*
+	 * kswapd wakes at the low watermark, by default a few MiB above min:
+	 * a hog outpaces it under emulation. A larger watermark_scale_factor
+	 * (units of 0.01% of memory) opens the gap between low and min.
+	 * But a CPU's free-page list may hold up to the low watermark (1 CPU
+	 * per node here), where neither the watermarks nor the hog can use
+	 * it: percpu_pagelist_high_fraction caps it at 1/N of the zone.
+	 */
 	if (wsf > 0)
-		old_wsf = set_wsf(wsf);
-	printf("memhog start_reclaimed=%ld memfree_kb=%ld limit_mb=%ld step_mb=%ld floor_mb=%ld wsf=%ld\n",
-	       start, memfree_kb(), limit_mb, step_mb, floor_mb, wsf);
+		old_wsf = set_vm("watermark_scale_factor", wsf);
+	if (pcp_fraction > 0)
+		old_pcp = set_vm("percpu_pagelist_high_fraction", pcp_fraction);
+	read_zones(&z);
+	printf("memhog start_reclaimed=%ld memfree_kb=%ld headroom_kb=%ld pcp_kb=%ld kswapd=%d"
+	       " unreclaimable=%d limit_mb=%ld step_mb=%ld floor_mb=%ld wsf=%ld pcp_fraction=%ld\n",
+	       start, memfree_kb(), z.headroom_kb, z.pcp_kb, nr_kswapd,
+	       z.unreclaimable, limit_mb, step_mb, floor_mb, wsf, pcp_fraction);
 
 	now = start;
-	while (touched_mb < limit_mb) {
+	while (!stop_signal) {
 		size_t len = (size_t)step_mb << 20, i;
 		char *p;
 
-		if (memfree_kb() < floor_mb * 1024) {
+		if (touched_mb >= limit_mb)
+			break;
+		if (read_zones(&z) == 0 &&
+		    z.headroom_kb < (step_mb + floor_mb) * 1024) {
 			result = "floor";
 			break;
 		}
-		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			result = "enomem";
 			break;
 		}
+		/* Base pages: a huge page fault may fall back, or compact. */
+		madvise(p, len, MADV_NOHUGEPAGE);
 		/* Kept mapped until exit: the pressure must build up. */
 		for (i = 0; i < len; i += 4096)
 			p[i] = (char)(i >> 12) | 1;
 		touched_mb += step_mb;
-		now = wait_reclaim(stats, start, floor_mb);
+		now = wait_kswapd(stats, start, max_wait_ms, &waited_ms);
 		if (now > start) {
 			result = "reclaimed";
 			break;
 		}
 	}
-	printf("memhog end_reclaimed=%ld reclaimed_delta=%ld touched_mb=%ld", now, now - start,
-	       touched_mb);
-	printf(" memfree_kb=%ld result=%s\n", memfree_kb(), result);
+	if (stop_signal)
+		result = "signal";
+	read_zones(&z);
+	printf("memhog end_reclaimed=%ld reclaimed_delta=%ld touched_mb=%ld",
+	       now, now - start, touched_mb);
+	printf(" memfree_kb=%ld headroom_kb=%ld pcp_kb=%ld below_low=%d/%d unreclaimable=%d",
+	       memfree_kb(), z.headroom_kb, z.pcp_kb, z.below_low, z.usable,
+	       z.unreclaimable);
+	printf(" waited_ms=%ld result=%s\n", waited_ms, result);
+	fflush(stdout);
+	if (old_pcp >= 0)
+		set_vm("percpu_pagelist_high_fraction", old_pcp);
 	if (old_wsf > 0)
-		set_wsf(old_wsf);
+		set_vm("watermark_scale_factor", old_wsf);
 	return 0;
 }

@@ -5,7 +5,7 @@
 # capture file gives the same answers as the live files.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 40
+plan 41
 
 finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
@@ -121,9 +121,14 @@ like "$(cat /tmp/st.txt)" "tracked +[1-9][0-9]* chunks .*pooled_clean=[1-9]" "cl
 rm -f /tmp/*.cap /tmp/*.json	# tmpfs: leave memhog the memory
 cuinit --gens 2 --drain > /dev/null
 echo 2 > /proc/sys/vm/drop_caches
+dropped=$(nv chunks_reclaimed)
+cmp_ok "$dropped" -gt 0 "drop_caches: the shrinker reclaimed pool chunks ($dropped)"
+# Refill the pools: memory pressure on empty pools reclaims nothing.
+cuinit --gens 1 --drain > /dev/null
 memhog > /tmp/memhog.out
-diag "$(grep '^memhog end_' /tmp/memhog.out)"
-cmp_ok "$(nv chunks_reclaimed)" -gt 0 "the shrinker reclaimed pool chunks ($(nv chunks_reclaimed))"
+m=$(grep '^memhog end_' /tmp/memhog.out)
+diag "$m"
+is "$(echo "$m" | field result)" reclaimed "memory pressure: reclaim freed pool chunks"
 pagetrail diagnose > /tmp/d.txt
 rc=$?
 grep -v '^  ' /tmp/d.txt >&2

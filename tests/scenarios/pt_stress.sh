@@ -34,7 +34,7 @@ load() {
 }
 load 0 1 & l0=$!
 load 1 2 & l1=$!
-memhog --limit-mb 256 --step-mb 32 > /tmp/memhog.out 2>&1 &
+memhog --allow-empty --limit-mb 256 --step-mb 32 > /tmp/memhog.out 2>&1 &
 
 # Readers that hold events.bin and events open the whole time.
 (
