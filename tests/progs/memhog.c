@@ -35,9 +35,12 @@ struct zones {
 	int below_low; /* usable zones under their low watermark */
 	int usable;
 	/*
-	 * Zones of nodes whose kswapd gave up (16 passes without progress):
-	 * it is not woken again until some reclaim succeeds, so a hog that
-	 * left a node there leaves it to the next one too.
+	 * Usable zones of nodes whose kswapd gave up (16 passes without
+	 * progress; a pool shrinker's frees, the driver's as nvsim's, are not
+	 * counted as progress). kswapd is not woken there again until some
+	 * reclaim on the node makes progress (6.1, 6.12) or a zone is back
+	 * above its high watermark (7.x): a later hog in the same boot then
+	 * has only the other nodes' kswapd, and may end at the floor.
 	 */
 	int unreclaimable;
 };
@@ -82,7 +85,7 @@ static long memfree_kb(void)
 }
 
 static void add_zone(struct zones *z, const char *name, long managed, long free,
-		     long min, long low)
+		     long min, long low, long hopeless)
 {
 	long kb = sysconf(_SC_PAGESIZE) / 1024;
 
@@ -97,12 +100,14 @@ static void add_zone(struct zones *z, const char *name, long managed, long free,
 		z->headroom_kb += (free - min) * kb;
 	if (free < low)
 		z->below_low++;
+	if (hopeless)
+		z->unreclaimable++;
 }
 
 /* Sum the usable zones of /proc/zoneinfo; 0, or -1 when it cannot be read. */
 static int read_zones(struct zones *z)
 {
-	long managed = 0, free = 0, min = 0, low = 0, v;
+	long managed = 0, free = 0, min = 0, low = 0, hopeless = 0, v;
 	long kb = sysconf(_SC_PAGESIZE) / 1024;
 	char line[256], name[32] = "", word[32];
 	int node, in_zone = 0;
@@ -114,9 +119,10 @@ static int read_zones(struct zones *z)
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "Node %d, zone %31s", &node, word) == 2) {
 			if (in_zone)
-				add_zone(z, name, managed, free, min, low);
+				add_zone(z, name, managed, free, min, low,
+					 hopeless);
 			snprintf(name, sizeof(name), "%s", word);
-			managed = free = min = low = 0;
+			managed = free = min = low = hopeless = 0;
 			in_zone = 1;
 		} else if (sscanf(line, " pages free %ld", &v) == 1) {
 			free = v;
@@ -129,12 +135,12 @@ static int read_zones(struct zones *z)
 				managed = v;
 			else if (!strcmp(word, "count:"))
 				z->pcp_kb += v * kb;
-			else if (!strcmp(word, "node_unreclaimable:") && v)
-				z->unreclaimable++;
+			else if (!strcmp(word, "node_unreclaimable:"))
+				hopeless = v;
 		}
 	}
 	if (in_zone)
-		add_zone(z, name, managed, free, min, low);
+		add_zone(z, name, managed, free, min, low, hopeless);
 	fclose(f);
 	return z->usable ? 0 : -1;
 }
@@ -257,7 +263,7 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct zones z;
 	cpu_set_t set;
-	int o, allow_empty = 0;
+	int o, allow_empty = 0, start_unreclaimable;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -343,10 +349,12 @@ int main(int argc, char **argv)
 	if (pcp_fraction > 0)
 		old_pcp = set_vm("percpu_pagelist_high_fraction", pcp_fraction);
 	read_zones(&z);
+	start_unreclaimable = z.unreclaimable;
 	printf("memhog start_reclaimed=%ld memfree_kb=%ld headroom_kb=%ld pcp_kb=%ld kswapd=%d"
-	       " unreclaimable=%d limit_mb=%ld step_mb=%ld floor_mb=%ld wsf=%ld pcp_fraction=%ld\n",
+	       " unreclaimable=%d/%d limit_mb=%ld step_mb=%ld floor_mb=%ld wsf=%ld pcp_fraction=%ld\n",
 	       start, memfree_kb(), z.headroom_kb, z.pcp_kb, nr_kswapd,
-	       z.unreclaimable, limit_mb, step_mb, floor_mb, wsf, pcp_fraction);
+	       z.unreclaimable, z.usable, limit_mb, step_mb, floor_mb, wsf,
+	       pcp_fraction);
 
 	now = start;
 	while (!stop_signal) {
@@ -383,9 +391,10 @@ int main(int argc, char **argv)
 	read_zones(&z);
 	printf("memhog end_reclaimed=%ld reclaimed_delta=%ld touched_mb=%ld",
 	       now, now - start, touched_mb);
-	printf(" memfree_kb=%ld headroom_kb=%ld pcp_kb=%ld below_low=%d/%d unreclaimable=%d",
-	       memfree_kb(), z.headroom_kb, z.pcp_kb, z.below_low, z.usable,
-	       z.unreclaimable);
+	printf(" memfree_kb=%ld headroom_kb=%ld pcp_kb=%ld below_low=%d/%d",
+	       memfree_kb(), z.headroom_kb, z.pcp_kb, z.below_low, z.usable);
+	printf(" unreclaimable=%d->%d/%d", start_unreclaimable, z.unreclaimable,
+	       z.usable);
 	printf(" waited_ms=%ld result=%s\n", waited_ms, result);
 	fflush(stdout);
 	if (old_pcp >= 0)
