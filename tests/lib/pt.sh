@@ -56,3 +56,24 @@ anomaly_block() {
 	/^anomaly=/ { if (on) exit; on = ($0 ~ ("kind=([A-Z_]+,)*" kind "[, ]") && index($0, " pfn=" pfn " ")) }
 	on' /tmp/anomalies
 }
+
+# foreign_chain RUN: the foreign_put workload (RUN TRY writes cuinit's output
+# to /tmp/cuinit.out) up to three times, nvsim and pagetrail reloaded
+# between, until a later generation's mmap failed. The foreign thread frees
+# the page on its CPU, where the next order-0 allocation there (a kworker,
+# kmemleak's scan, a recorder thread) may take it before the pool hands it
+# out: then the insert succeeds on a page with a new owner and no chain
+# follows, the kernel's timing and not pagetrail's. Sets try; 0 when the
+# chain happened.
+foreign_chain() {
+	for try in 1 2 3; do
+		echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
+		"$1" "$try"
+		echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
+		grep -q "^mmap .*rc=-1" /tmp/cuinit.out && return 0
+		[ $try = 3 ] && return 1
+		diag "run $try: the foreign thread's freed page was taken by someone else first; again"
+		rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768 ||
+			bail "cannot reload nvsim and pagetrail"
+	done
+}

@@ -44,22 +44,9 @@ trace_run() { # CUINIT-ARGS...
 	cat $T/trace > /tmp/trace.txt
 }
 
-# The foreign thread frees the page on its CPU, where the next order-0
-# allocation there (a kworker, kmemleak's scan) may take it before the pool
-# hands it out: then the insert succeeds on a page with a new owner and no
-# zero-refcount chain follows, the kernel's timing, not pagetrail's. Up to
-# three fresh runs, the target reloaded, until the chain happens.
-for try in 1 2 3; do
-	echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
-	trace_run --foreign --seed $((2 + try))
-	echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
-	grep -q "^mmap .*rc=-1" /tmp/cuinit.out && break
-	[ $try = 3 ] && break
-	diag "run $try: the foreign thread's freed page was taken by someone else first; again"
-	rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768 ||
-		bail "cannot reload nvsim and pagetrail"
-done
-grep -q "^mmap .*rc=-1" /tmp/cuinit.out
+# Up to three runs until the chain happens (see foreign_chain).
+foreign_run() { trace_run --foreign --seed $((2 + $1)); }
+foreign_chain foreign_run
 ok $? "foreign: the put broke a later generation's mmap (the chain happened, run $try of 3)"
 is "$(cat /tmp/overrun)" "overrun=0" "foreign: the ftrace buffer lost nothing"
 pfn=$(grep '^foreign ' /tmp/cuinit.out | field pfn)

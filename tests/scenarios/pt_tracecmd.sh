@@ -12,26 +12,18 @@ ls /sys/kernel/tracing/events/pagetrail > /tmp/tp.list
 is "$(grep -cxE 'admit|scrub|take|assign|reclaim|free|release|alloc|insert|map|vma|anomaly' /tmp/tp.list)" 12 \
 	"tracefs lists the pagetrail tracepoints (one per role, plus anomaly)"
 
-# The foreign thread frees the page on CPU 1, where it waits on that CPU's
-# free list until cuinit's pool takes it. trace-cmd's recorder threads
-# allocate pages as they read; on CPU 1 they took it first now and then
-# (the sanitizer kernel is slow enough to widen that window), so the
-# chain never happened. trace-cmd and everything it starts stay on CPU 0.
-# Anything else on CPU 1 (a kworker, kmemleak's scan) can still take the
-# page first: then the insert is healthy (ref=1) and no chain follows, a
-# kernel's timing and not pagetrail's. Up to three fresh runs, each with
-# the target reloaded, until the chain happens; the checks read that run.
-for try in 1 2 3; do
-	echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
-	taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed $((2 + try)) > /tmp/cuinit.out 2>/tmp/tc.err
+# trace-cmd's recorder threads allocate pages as they read; on CPU 1, where
+# the foreign thread frees its page, they took it first now and then (the
+# sanitizer kernel is slow enough to widen that window), so the chain never
+# happened: trace-cmd and everything it starts stay on CPU 0. Anything else
+# on CPU 1 can still take the page first: up to three runs (foreign_chain),
+# the checks read the run in which the chain happened.
+record() {
+	taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat \
+		cuinit --foreign --seed $((2 + $1)) > /tmp/cuinit.out 2>/tmp/tc.err
 	rc=$?
-	echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
-	grep -q "^mmap .*rc=-1" /tmp/cuinit.out && break
-	[ $try = 3 ] && break
-	diag "run $try: the foreign thread's page was taken by someone else first; again"
-	rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768 ||
-		bail "cannot reload nvsim and pagetrail"
-done
+}
+foreign_chain record
 ok $rc "trace-cmd record -e pagetrail around cuinit --foreign"
 trace-cmd report -i /tmp/tc.dat > /tmp/tc.txt 2>/dev/null
 ok $? "trace-cmd report"
