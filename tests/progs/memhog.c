@@ -221,8 +221,8 @@ static long now_ms(void)
 
 /*
  * After a step, let reclaim finish its pass before the next one: wait
- * while any kswapd runs (seen busy at one of two polls in a row), until
- * chunks are reclaimed, or for at most max_ms.
+ * until every kswapd is seen asleep at two polls in a row, until chunks
+ * are reclaimed, or for at most max_ms.
  */
 static long wait_kswapd(const char *stats, long start, long max_ms,
 			long *waited_ms)
