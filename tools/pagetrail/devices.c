@@ -1017,6 +1017,16 @@ static void pt_corrections(const struct pt_ctconf *c,
 		if (c->flavor == PT_FLAVOR_DEVLIST) {
 			pt_add_line(rep, "c %d:%d rw", nd->major, nd->minor);
 		} else if (c->flavor == PT_FLAVOR_PVE && !c->legacy) {
+			for (k = 0; k < c->nr_devs; k++)
+				if (!strcmp(c->devs[k].path, nd->path))
+					break;
+			if (k < c->nr_devs) { /* deny-write=1: write it without */
+				pt_int_add(&rep->rm, &rep->nrm,
+					   c->devs[k].line);
+				pt_add_line(rep, "dev%d: %s", c->devs[k].n,
+					    nd->path);
+				continue;
+			}
 			devn = pt_free_devn(c, devn);
 			if (devn < 0)
 				break;
@@ -1051,6 +1061,9 @@ static const char *pt_line_text(const struct pt_ctconf *c, int line)
 	for (i = 0; i < c->nr_mounts; i++)
 		if (c->mounts[i].line == line && c->mounts[i].file == c->path)
 			return c->mounts[i].text;
+	for (i = 0; i < c->nr_devs; i++)
+		if (c->devs[i].line == line)
+			return c->devs[i].text;
 	return "";
 }
 
@@ -1118,6 +1131,15 @@ static void pt_check_config(const struct pt_dev_opts *o,
 		       p.deny_default ? "LXC's BPF program, an allow-list" :
 					"LXC's BPF program, a deny-list");
 	}
+	nneed = pt_needs(o, c, m, &need);
+	denied = calloc(nneed, sizeof(*denied));
+	if (!denied)
+		exit(2);
+	pt_check_needs(c, &p, need, nneed, denied, rep);
+	pt_check_optional(c, &p, m, rep);
+	pt_rule_fates(c, rep);
+	pt_check_stale(c, m, rep);
+	pt_check_mounts(c, &p, &rs, rep);
 	if (c->flavor == PT_FLAVOR_PVE && c->unprivileged)
 		pt_find(rep, "NOTE", c->path, 0, NULL, -1, -1, false,
 			"unprivileged: LXC's userns.conf empties the base config's device lists, so only this file's rules and devN entries make a list");
@@ -1132,15 +1154,6 @@ static void pt_check_config(const struct pt_dev_opts *o,
 			-1, -1, false, "%s%.0d%s%s", c->notes[i].line ? "line " : "",
 			c->notes[i].line, c->notes[i].line ? ": " : "",
 			c->notes[i].text);
-	nneed = pt_needs(o, c, m, &need);
-	denied = calloc(nneed, sizeof(*denied));
-	if (!denied)
-		exit(2);
-	pt_check_needs(c, &p, need, nneed, denied, rep);
-	pt_check_optional(c, &p, m, rep);
-	pt_rule_fates(c, rep);
-	pt_check_stale(c, m, rep);
-	pt_check_mounts(c, &p, &rs, rep);
 	for (i = 0; i < nneed && c->flavor != PT_FLAVOR_DEVLIST; i++)
 		if (need[i].breaks && need[i].major >= 0 &&
 		    !pt_brought_in(c, need[i].path))
@@ -1154,15 +1167,20 @@ static void pt_check_config(const struct pt_dev_opts *o,
 	pt_policy_free(&p);
 }
 
-static void pt_report_print(const struct pt_ctconf *c,
-			    const struct pt_report *rep)
+static int pt_int_cmp(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+static void pt_report_print(const struct pt_ctconf *c, struct pt_report *rep)
 {
 	size_t i;
 
 	for (i = 0; i < rep->nf; i++)
-		printf("  %-9s%s\n", rep->f[i].kind, rep->f[i].text);
+		printf("  %-8s %s\n", rep->f[i].kind, rep->f[i].text);
 	if (!c || (!rep->nadd && !rep->nrm && !rep->nreview))
 		return;
+	qsort(rep->rm, rep->nrm, sizeof(*rep->rm), pt_int_cmp);
 	printf("corrected lines for %s:\n", c->path);
 	for (i = 0; i < rep->nrm; i++)
 		printf("  remove line %d: %s\n", rep->rm[i],
