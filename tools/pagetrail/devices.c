@@ -1382,9 +1382,10 @@ int pt_cmd_devices(int argc, char **argv)
 	    (pt_ctconf_load(o.config ? o.config : o.devlist, o.devlist,
 			    o.fixture, &c, &perr) ||
 	     pt_ctconf_check_rules(&c, &perr))) {
+		rc = pt_input_error(&perr, o.config ? o.config : o.devlist);
 		pt_ctconf_free(&c);
 		pt_majors_free(&m);
-		return pt_input_error(&perr, o.config ? o.config : o.devlist);
+		return rc;
 	}
 	if (o.root || !have_conf) {
 		rootfd = pt_root_open(o.root ? o.root : "/", why, sizeof(why));

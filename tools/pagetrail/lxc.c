@@ -632,6 +632,8 @@ static int pt_lxc_line(struct pt_ctconf *c, const char *file, int lineno,
 	if (!eq) {
 		while (pt_keychar(*s))
 			s++;
+		while (*s == ' ' || *s == '\t')
+			s++;
 		return pt_perr(
 			err, file, lineno, (int)(s - line) + 1,
 			"expected '=' (LXC) or ':' (Proxmox) after the key");
@@ -824,7 +826,8 @@ static void pt_pve_dev_rules(struct pt_ctconf *c)
 {
 	size_t i;
 
-	qsort(c->devs, c->nr_devs, sizeof(*c->devs), pt_cmp_dev);
+	if (c->nr_devs)
+		qsort(c->devs, c->nr_devs, sizeof(*c->devs), pt_cmp_dev);
 	for (i = 0; i < c->nr_devs; i++) {
 		const struct pt_pvedev *d = &c->devs[i];
 		struct pt_devrule r = { 0 };
@@ -1051,6 +1054,12 @@ static int pt_read_devlist(struct pt_ctconf *c, char *data,
 		r.line = line;
 		r.text = pt_strdup(s);
 		pt_rule_value(&r, s, (int)(s - ls) + 1);
+		/* the kernel writes at most three letters and nothing after */
+		e = strrchr(s, ' ');
+		if (!r.err_col && !r.bare && e && strlen(e + 1) > 3)
+			pt_rule_set_err(&r, (int)(e + 4 - ls) + 1,
+					"access letters are r, w and m, not '%c'",
+					e[4]);
 		if (r.err_col) {
 			err->file = c->path;
 			err->line = line;
