@@ -96,6 +96,46 @@ f=$(diag1 stale_reclaim)
 is "$(kv rule <<< "$f") $(kv records <<< "$f")" "Z2.insert-after-free 3,4,5,6" "diagnose stale (reclaim): reclaim, free, insert, map"
 f=$(diag1 stale_pooled)
 is "$(kv rule <<< "$f") $(kv pfn <<< "$f")" "Z2.insert-while-pooled 0x60000" "diagnose stale (pooled): silent aliasing"
+
+# Z2 is gated by the driver release (nvidia-610.md D5): from 595.71.05,
+# 595.44.06, 580.159.03 and 535.309.01 on, and in 610.x, the mmap context
+# holds a usage_count reference, so the same records are not Z2 there.
+# The release line is the driver's own /proc/driver/nvidia/version format.
+nvline() { echo "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  $1  Release Build  (dvs-builder@U22-I3-AF03-09-1)  Tue May 26 00:00:00 UTC 2026"; }
+for fx in stale_nozero stale_pooled stale_foreign; do
+	for rel in 535.261.03 535.309.01 580.159.03 590.48.01 595.44.05 595.44.06 595.45.04 595.58.03 595.71.05 595.80 610.43.02 610.57.04; do
+		rm -rf "$out/rel-$fx-$rel"
+		cp -r "$out/$fx" "$out/rel-$fx-$rel"
+		nvline "$rel" > "$out/rel-$fx-$rel/driver_version"
+	done
+done
+for rel in 535.261.03 590.48.01 595.44.05 595.45.04 595.58.03; do
+	f=$(diag1 "rel-stale_nozero-$rel")
+	is "$(kv rule <<< "$f")" "Z2.insert-after-free" "diagnose stale (nozero) on $rel (context holds no reference): Z2"
+done
+like "$("$PT" diagnose --from "$out/rel-stale_nozero-595.45.04")" "DERIVED +driver 595.45.04 \(driver_version\) predates 595.71.05" \
+	"diagnose Z2 on 595.45.04 says why Z2 applies: the release predates the reference"
+like "$("$PT" diagnose --from "$out/stale_nozero")" "UNKNOWN +the driver's release is not in this source" \
+	"diagnose Z2 with no release in the source says the release is unknown"
+for rel in 535.309.01 580.159.03 595.44.06 595.71.05 595.80 610.43.02 610.57.04; do
+	f=$(diag1 "rel-stale_nozero-$rel")
+	is "$(kv class <<< "$f") $(kv rule <<< "$f") $(kv pfn <<< "$f")" "UNDETERMINED Z2-ruled-out 0x40000" \
+		"diagnose stale (nozero) on $rel (context holds a reference): not Z2, undetermined"
+done
+d=$("$PT" diagnose --from "$out/rel-stale_nozero-610.43.02")
+like "$d" "DERIVED +driver 610.43.02 \(driver_version\): its mmap context holds a usage_count reference.*\(Z2 ruled out\)" \
+	"diagnose on 610.43.02 says why Z2 was ruled out"
+like "$d" "UNKNOWN +no record shows why the driver's own free of pfn 0x40000 \(cause direct\)" \
+	"and what is missing"
+f=$(diag1 rel-stale_pooled-610.43.02)
+is "$(kv class <<< "$f") $(kv rule <<< "$f") $(kv pfn <<< "$f")" "UNDETERMINED Z2-ruled-out 0x60000" \
+	"diagnose stale (pooled) on 610.43.02: not Z2"
+f=$(diag1 rel-stale_foreign-595.45.04)
+is "$(kv rule <<< "$f") $(kv culprit <<< "$f")" "Z2.insert-after-free cuinit-map/202" "a foreign free then insert on 595.45.04: Z2 (the context may be stale)"
+f=$(diag1 rel-stale_foreign-610.43.02)
+is "$(kv class <<< "$f") $(kv rule <<< "$f") $(kv pfn <<< "$f") $(kv culprit <<< "$f") $(kv records <<< "$f")" \
+	"FOREIGN FOREIGN.free-then-insert 0x40000 nvsim_foreign/310 2,3,4" \
+	"the same on 610.43.02: another owner freed it, the freeing thread is the culprit"
 f=$(diag1 pinned)
 is "$(kv class <<< "$f") $(kv pfn <<< "$f") $(kv records <<< "$f")" "PIN 0x70000 2,4,7" "diagnose pinned: admit, aliased take, and the re-admission of the still-pinned page in the same finding"
 d=$("$PT" diagnose --from "$out/clean"); rc=$?

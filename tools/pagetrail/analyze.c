@@ -392,10 +392,55 @@ static int rule_z1(struct pt_analysis *an, const struct pt_view *v,
 }
 
 /*
+ * On a driver whose mmap context holds a usage_count reference (595.71.05
+ * and later, 610.x) an allocation cannot be freed under a live context:
+ * the same records are not Z2. Another owner's free (cause foreign) is
+ * what they show, or nothing is, and the finding says what is missing.
+ */
+static void z2_ruled_out(struct pt_analysis *an, const struct pt_view *v,
+			 const struct pagetrail_record *ins,
+			 const struct pagetrail_record *fr, int pooled)
+{
+	int foreign = fr && fr->cause == PT_CAUSE_FOREIGN;
+	struct pt_finding *f;
+	char why[200];
+
+	f = new_finding(
+		an, foreign ? "FOREIGN" : "UNDETERMINED",
+		foreign ? "FOREIGN.free-then-insert" : "Z2-ruled-out",
+		foreign ? "another owner freed the page, then the driver mapped it" :
+			  (pooled ? "insert of a pooled page, cause not shown (Z2 ruled out)" :
+				    "insert after free, cause not shown (Z2 ruled out)"),
+		foreign ? fr : ins);
+	if (fr)
+		step(f, PT_OBSERVED, fr,
+		     "{P} returned to the buddy allocator by {T} (cause {C}), {F} -> {S}");
+	step(f, PT_OBSERVED, ins,
+	     pooled ? "vm_insert_page({P}) on {T} for {A} while the pool listed it ({F}): returned {E}: {K}" :
+		      "vm_insert_page({P}) on {T} for {A} after the free: refcount {R}, returned {E}: {K}");
+	snprintf(why, sizeof(why),
+		 "driver %s (%s): its mmap context holds a usage_count reference, so an allocation cannot be freed under a live context: not a stale mapping context (Z2 ruled out)",
+		 an->release.text, an->release.from);
+	step(f, PT_DERIVED, NULL, why);
+	if (foreign)
+		step(f, PT_DERIVED, fr,
+		     "{T} freed {P} outside every driver path while it still belonged to the driver: the page had another owner, who let go of it");
+	else if (fr)
+		step(f, PT_UNKNOWN, fr,
+		     "no record shows why the driver's own free of {P} (cause {C}) came before this mapping");
+	else
+		step(f, PT_UNKNOWN, ins,
+		     "no record shows how {P} left its allocation");
+	claim(an, ins, fr ? fr->seq : ins->seq, ins->seq);
+	finish(f, v, ins);
+}
+
+/*
  * Z2.insert-after-free: the insert hits a page pagetrail saw go back to
  * the buddy allocator (and perhaps handed to someone else since); the
  * mapping used a context whose allocation was freed.
  * Z2.insert-while-pooled: the same with the page still pooled.
+ * Only on releases whose context holds no reference (see z2_ruled_out).
  */
 static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 		   const struct pagetrail_record *ins)
@@ -408,6 +453,10 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 	    !(has(ins, AN(INSERT_AFTER_FREE)) || pooled))
 		return 0;
 	fr = pooled ? NULL : last_before(v, PT_ROLE_FREE, ins->pfn, ins->seq);
+	if (an->ctx_ref == 1) {
+		z2_ruled_out(an, v, ins, fr, pooled);
+		return 1;
+	}
 	if (fr && fr->cause == PT_CAUSE_RECLAIM)
 		rc = last_before(v, PT_ROLE_RECLAIM, ins->pfn, fr->seq);
 	if (fr) {
@@ -444,6 +493,17 @@ static int rule_z2(struct pt_analysis *an, const struct pt_view *v,
 		     "vm_insert_page({P}) on {T} for {A} after the free: refcount {R}, page flags {X}, returned {E}: {K}");
 	step(f, PT_DERIVED, ins,
 	     "the mapping went through a context whose allocation had already been freed: stale mapping context (Z2)");
+	if (an->ctx_ref < 0) {
+		step(f, PT_UNKNOWN, NULL,
+		     "the driver's release is not in this source: from 595.71.05 (and in 610.x) the mmap context holds a reference, and there this would not be Z2");
+	} else {
+		char why[200];
+
+		snprintf(why, sizeof(why),
+			 "driver %s (%s) predates 595.71.05: its mmap context holds no reference on the allocation",
+			 an->release.text, an->release.from);
+		step(f, PT_DERIVED, NULL, why);
+	}
 	claim(an, ins, fr ? fr->seq : ins->seq, ins->seq);
 	finish(f, v, ins);
 	return 1;
@@ -585,6 +645,8 @@ int pt_analyze(struct pt_analysis *a, const struct pt_src *s)
 
 	memset(a, 0, sizeof(*a));
 	pt_cov_load(&a->cov, s);
+	pt_release_of_src(s, &a->release);
+	a->ctx_ref = pt_release_ctx_ref(&a->release);
 	if (collect(a, s) || build_view(&v, s, a)) {
 		pt_analysis_free(a);
 		return -1;

@@ -12,6 +12,7 @@
 #include "common.h"
 #include "cov.h"
 #include "records.h"
+#include "release.h"
 
 /* An anomaly: its record, and what debugfs "anomalies" kept about it. */
 struct pt_anom {
@@ -60,6 +61,9 @@ struct pt_analysis {
 	/* failed mmaps no finding explains */
 	const struct pagetrail_record **lone_map;
 	size_t nlone_map;
+	/* the driver release recorded on, and whether its contexts hold a ref */
+	struct pt_release release;
+	int ctx_ref; /* 1, 0, -1 unknown */
 };
 
 int pt_analyze(struct pt_analysis *a, const struct pt_src *s);

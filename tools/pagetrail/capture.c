@@ -137,6 +137,12 @@ static int write_identity(FILE *f, const char *dir, int have_cmd, int status)
 	if (add_file(f, "nvidia_version", "/proc/driver/nvidia/version") ||
 	    add_file(f, "nvidia_params", "/proc/driver/nvidia/params"))
 		return -1;
+	/* The target's own release line, whatever it is called (nvsim too). */
+	if (target[0] && !strchr(target, '/') && strcmp(target, "nvidia")) {
+		snprintf(buf, sizeof(buf), "/proc/driver/%s/version", target);
+		if (add_file(f, "driver_version", buf))
+			return -1;
+	}
 	return add_file(
 		f, "pool_parameter",
 		"/sys/module/nvidia/parameters/NVreg_EnableSystemMemoryPools");

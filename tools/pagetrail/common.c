@@ -209,6 +209,46 @@ static int load_events(struct pt_src *s)
 	return 0;
 }
 
+/*
+ * The target driver's release line, as a capture carries it: live from
+ * /proc/driver/TARGET/version, else the module's MODULE_VERSION; in a
+ * directory of copies, its driver_version file. Absent is not an error:
+ * the rules that depend on it say the release is unknown.
+ */
+static int load_driver_version(struct pt_src *s)
+{
+	static const char *const fmt[] = { "/proc/driver/%s/version",
+					   "/sys/module/%s/version" };
+	char target[64], path[4096], *data;
+	size_t i, len;
+
+	if (s->kind == PT_SRC_DIR) {
+		snprintf(path, sizeof(path), "%s/driver_version", s->origin);
+		if (pt_read_file(path, &data, &len, 1ul << 16))
+			return 0;
+		if (pt_src_add(s, "driver_version", data, len)) {
+			free(data);
+			return -1;
+		}
+		return 0;
+	}
+	if (pt_kv_str(pt_src_text(s, "control"), "target", target,
+		      sizeof(target)) ||
+	    strchr(target, '/') || !target[0])
+		return 0;
+	for (i = 0; i < sizeof(fmt) / sizeof(fmt[0]); i++) {
+		snprintf(path, sizeof(path), fmt[i], target);
+		if (pt_read_file(path, &data, &len, 1ul << 16))
+			continue;
+		if (pt_src_add(s, "driver_version", data, len)) {
+			free(data);
+			return -1;
+		}
+		return 0;
+	}
+	return 0;
+}
+
 static int src_load(struct pt_src *s, const struct pt_srcopt *o,
 		    int want_events)
 {
@@ -227,7 +267,9 @@ static int src_load(struct pt_src *s, const struct pt_srcopt *o,
 		s->origin = o->from;
 		if (!stat(o->from, &st) && S_ISDIR(st.st_mode)) {
 			s->kind = PT_SRC_DIR;
-			return load_dir(s, o->from, 1) ? -1 : load_events(s);
+			if (load_dir(s, o->from, 1) || load_driver_version(s))
+				return -1;
+			return load_events(s);
 		}
 		s->kind = PT_SRC_CAPTURE;
 		return load_capture(s, o->from) ? -1 : load_events(s);
@@ -241,7 +283,9 @@ static int src_load(struct pt_src *s, const struct pt_srcopt *o,
 		       s->origin);
 		return -1;
 	}
-	return load_dir(s, s->origin, want_events) ? -1 : load_events(s);
+	if (load_dir(s, s->origin, want_events))
+		return -1;
+	return load_driver_version(s) ? -1 : load_events(s);
 }
 
 /* On failure nothing stays allocated: callers just return. */

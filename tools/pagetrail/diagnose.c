@@ -142,6 +142,13 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 	printf("pagetrail diagnose (%s): %zu finding%s from %zu anomal%s in %zu records\n",
 	       s->origin, a->nfind, a->nfind == 1 ? "" : "s", a->nanom,
 	       a->nanom == 1 ? "y" : "ies", s->nrec);
+	if (a->ctx_ref < 0)
+		printf("driver: release unknown: a stale mapping context (Z2) cannot be ruled out\n");
+	else
+		printf("driver: %s (%s): its mmap context %s\n", a->release.text,
+		       a->release.from,
+		       a->ctx_ref ? "holds a usage_count reference: Z2 is closed" :
+				    "holds no reference: Z2 is possible");
 	for (i = 0; i < a->nfind; i++)
 		print_finding(i + 1, &a->find[i]);
 	for (i = 0; i < a->nlone_map; i++) {
@@ -161,6 +168,24 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 		printf("  UNKNOWN  %s\n", a->cov.reasons[j]);
 }
 
+/* The release the rules were gated by; nulls where the source does not say. */
+static struct json_object *release_json(const struct pt_analysis *a)
+{
+	struct json_object *d = json_object_new_object();
+	int known = a->ctx_ref >= 0;
+
+	json_object_object_add(d, "release",
+			       known ? json_object_new_string(a->release.text) :
+				       NULL);
+	json_object_object_add(d, "from",
+			       known ? json_object_new_string(a->release.from) :
+				       NULL);
+	json_object_object_add(d, "context_reference",
+			       known ? json_object_new_boolean(a->ctx_ref) :
+				       NULL);
+	return d;
+}
+
 static void print_json(const struct pt_src *s, const struct pt_analysis *a)
 {
 	struct json_object *o = json_object_new_object(),
@@ -171,6 +196,7 @@ static void print_json(const struct pt_src *s, const struct pt_analysis *a)
 	json_object_object_add(o, "records", json_object_new_uint64(s->nrec));
 	json_object_object_add(o, "anomalies",
 			       json_object_new_uint64(a->nanom));
+	json_object_object_add(o, "driver", release_json(a));
 	for (i = 0; i < a->nfind; i++)
 		json_object_array_add(fs, finding_json(&a->find[i]));
 	json_object_object_add(o, "findings", fs);
