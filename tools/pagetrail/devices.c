@@ -35,7 +35,8 @@ static const struct {
 	{ "nvidia", true, "GPU nodes /dev/nvidiaN" },
 	{ "nvidiactl", true, "/dev/nvidiactl" },
 	{ "nvidia-frontend", true, "GPU and control nodes (older drivers)" },
-	{ "nvidia-uvm", true, "/dev/nvidia-uvm: cuInit returns 999 without it" },
+	{ "nvidia-uvm", true,
+	  "/dev/nvidia-uvm: cuInit returns 999 without it" },
 	{ "nvidia-modeset", false, "/dev/nvidia-modeset: display only" },
 	{ "nvidia-caps", false, "/dev/nvidia-caps/*: MIG capabilities" },
 	{ "nvidia-caps-imex-channels", false,
@@ -105,7 +106,8 @@ static void *pt_xgrow(void *v, size_t n, size_t size)
 
 static void pt_find(struct pt_report *r, const char *kind, const char *file,
 		    int line, const char *path, int maj, int min, bool breaks,
-		    const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+		    const char *fmt, ...)
+	__attribute__((format(printf, 9, 10)));
 
 static void pt_find(struct pt_report *r, const char *kind, const char *file,
 		    int line, const char *path, int maj, int min, bool breaks,
@@ -376,8 +378,8 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 	if (S_ISLNK(st.st_mode) && pt_root_stat(rootfd, relp, true, &st)) {
 		int e = errno;
 
-		json_object_object_add(j, "open", json_object_new_string(
-							  pt_errno_name(e)));
+		json_object_object_add(
+			j, "open", json_object_new_string(pt_errno_name(e)));
 		json_object_array_add(jnodes, j);
 		rep->breaks |= needed;
 		if (!o->json)
@@ -396,10 +398,10 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 		}
 		json_object_object_add(
 			j, "type",
-			json_object_new_string(S_ISDIR(st.st_mode) ?
-						       "directory" :
+			json_object_new_string(
+				S_ISDIR(st.st_mode) ? "directory" :
 				S_ISREG(st.st_mode) ? "regular file" :
-						       "not a character device"));
+						      "not a character device"));
 		json_object_object_add(j, "breaks_cuda_init",
 				       json_object_new_boolean(needed));
 		json_object_array_add(jnodes, j);
@@ -454,8 +456,9 @@ static int pt_check_node(const struct pt_dev_opts *o, const struct pt_majors *m,
 			json_object_object_add(
 				j, "why",
 				json_object_new_string(
-					err > 0 ? why :
-						  "not opened: its major is not a registered NVIDIA major"));
+					err > 0 ?
+						why :
+						"not opened: its major is not a registered NVIDIA major"));
 	}
 	json_object_array_add(jnodes, j);
 	if ((stale || err > 0) && needed)
@@ -506,8 +509,9 @@ static void pt_scan_nodes(const struct pt_dev_opts *o,
 		printf("nodes under %s (%s%s):\n", devdir,
 		       o->open ? "opened read-write by this process" :
 				 "not opened: --open to open them",
-		       o->root ? "; a container's own policy is not this process's" :
-				 "");
+		       o->root ?
+			       "; a container's own policy is not this process's" :
+			       "");
 	for (k = 0; k < sizeof(subdirs) / sizeof(subdirs[0]); k++) {
 		char **names = NULL;
 		size_t nn = 0;
@@ -738,8 +742,9 @@ static const char *pt_rule_says(const struct pt_devrule *r, char *buf,
 	char w[300];
 
 	if (r->devn >= 0)
-		snprintf(buf, len, "line %d: %s (c %d:%d %s, stat()ed at start)",
-			 r->line, r->text, r->major, r->minor, r->access);
+		snprintf(buf, len,
+			 "line %d: %s (c %d:%d %s, stat()ed at start)", r->line,
+			 r->text, r->major, r->minor, r->access);
 	else if (r->devpath)
 		snprintf(buf, len, "%s: %s (c %d:%d, stat()ed at start)",
 			 pt_where(r, w, sizeof(w)), r->text, r->major,
@@ -751,8 +756,8 @@ static const char *pt_rule_says(const struct pt_devrule *r, char *buf,
 }
 
 /* An active rule for this device that admits less than read-write. */
-static const struct pt_devrule *pt_partial(const struct pt_policy *p,
-					   int maj, int min)
+static const struct pt_devrule *pt_partial(const struct pt_policy *p, int maj,
+					   int min)
 {
 	size_t i;
 
@@ -788,11 +793,13 @@ static void pt_check_needs(const struct pt_ctconf *c, const struct pt_policy *p,
 			pt_rule_says(v.by, by, sizeof(by));
 		if (v.allowed) {
 			if (v.no_program)
-				snprintf(says, sizeof(says),
-					 "allowed: no device program (LXC attaches none for an empty list)");
+				snprintf(
+					says, sizeof(says),
+					"allowed: no device program (LXC attaches none for an empty list)");
 			else if (!v.by)
-				snprintf(says, sizeof(says),
-					 "allowed: the list allows what it does not name");
+				snprintf(
+					says, sizeof(says),
+					"allowed: the list allows what it does not name");
 			else
 				snprintf(says, sizeof(says), "admitted by %s",
 					 by);
@@ -859,8 +866,8 @@ static bool pt_nv_major(const struct pt_majors *m, int maj)
 }
 
 /* Allow rules with a dynamic major no NVIDIA family holds now. */
-static void pt_check_stale(const struct pt_ctconf *c,
-			   const struct pt_majors *m, struct pt_report *rep)
+static void pt_check_stale(const struct pt_ctconf *c, const struct pt_majors *m,
+			   struct pt_report *rep)
 {
 	bool v1 = c->legacy || c->flavor == PT_FLAVOR_DEVLIST;
 	const struct pt_devrule *v = v1 ? c->v1rules : c->rules;
@@ -950,8 +957,9 @@ static void pt_check_mounts(const struct pt_ctconf *c,
 				-1, brk || !opt,
 				"line %d: %s does not exist on the host%s: %s",
 				mt->line, mt->src,
-				rs->fixture ? " (its driver is not registered)" :
-					      "",
+				rs->fixture ?
+					" (its driver is not registered)" :
+					"",
 				opt ? (pt_has_opt(mt->opts, "create=file") ?
 					       "LXC skips the optional mount and create=file leaves an empty regular file in its place" :
 					       "LXC skips the optional mount") :
@@ -1020,7 +1028,8 @@ static void pt_corrections(const struct pt_ctconf *c,
 			for (k = 0; k < c->nr_devs; k++)
 				if (!strcmp(c->devs[k].path, nd->path))
 					break;
-			if (k < c->nr_devs) { /* deny-write=1: write it without */
+			if (k <
+			    c->nr_devs) { /* deny-write=1: write it without */
 				pt_int_add(&rep->rm, &rep->nrm,
 					   c->devs[k].line);
 				pt_add_line(rep, "dev%d: %s", c->devs[k].n,
@@ -1100,15 +1109,16 @@ static void pt_check_config(const struct pt_dev_opts *o,
 
 	pt_policy_build(c, pt_resolve, &rs, &p);
 	json_object_object_add(jc, "file", json_object_new_string(c->path));
-	json_object_object_add(jc, "flavor", json_object_new_string(
-						     pt_flavor_name(c->flavor)));
+	json_object_object_add(
+		jc, "flavor",
+		json_object_new_string(pt_flavor_name(c->flavor)));
 	json_object_object_add(jc, "unprivileged",
 			       json_object_new_boolean(c->unprivileged));
 	json_object_object_add(jc, "base_config",
 			       json_object_new_boolean(c->has_base));
 	json_object_object_add(
 		jc, "list",
-		json_object_new_string(!p.v1 && !p.n ? "none" :
+		json_object_new_string(!p.v1 && !p.n  ? "none" :
 				       p.deny_default ? "allow-list" :
 							"deny-list"));
 	json_object_object_add(jout, "config", jc);
@@ -1121,8 +1131,9 @@ static void pt_check_config(const struct pt_dev_opts *o,
 			       "",
 		       c->flavor == PT_FLAVOR_DEVLIST ?
 			       "the kernel's v1 exceptions" :
-		       c->has_base ? "with LXC's common.conf base rules (deny a, then a short allow list)" :
-				     "without LXC's common.conf base rules");
+		       c->has_base ?
+			       "with LXC's common.conf base rules (deny a, then a short allow list)" :
+			       "without LXC's common.conf base rules");
 		printf("device policy at start: %s\n",
 		       p.v1 ? (p.deny_default ?
 				       "cgroup v1 devices controller, deny unless listed" :
@@ -1151,9 +1162,9 @@ static void pt_check_config(const struct pt_dev_opts *o,
 			"no device rule is left: LXC attaches no device program, so this container's cgroup denies no device");
 	for (i = 0; i < c->nr_notes; i++)
 		pt_find(rep, "NOTE", c->notes[i].file, c->notes[i].line, NULL,
-			-1, -1, false, "%s%.0d%s%s", c->notes[i].line ? "line " : "",
-			c->notes[i].line, c->notes[i].line ? ": " : "",
-			c->notes[i].text);
+			-1, -1, false, "%s%.0d%s%s",
+			c->notes[i].line ? "line " : "", c->notes[i].line,
+			c->notes[i].line ? ": " : "", c->notes[i].text);
 	for (i = 0; i < nneed && c->flavor != PT_FLAVOR_DEVLIST; i++)
 		if (need[i].breaks && need[i].major >= 0 &&
 		    !pt_brought_in(c, need[i].path))
@@ -1198,7 +1209,8 @@ static void pt_report_json(const struct pt_report *rep, json_object *jout)
 	json_object *jp = json_object_new_object(),
 		    *jf = json_object_new_array();
 	json_object *ja = json_object_new_array(),
-		    *jr = json_object_new_array(), *jv = json_object_new_array();
+		    *jr = json_object_new_array(),
+		    *jv = json_object_new_array();
 	size_t i;
 
 	for (i = 0; i < rep->nf; i++) {
@@ -1211,26 +1223,24 @@ static void pt_report_json(const struct pt_report *rep, json_object *jout)
 			kind[k] = (char)(f->kind[k] | 0x20);
 		kind[k] = '\0';
 		json_object_object_add(j, "kind", json_object_new_string(kind));
-		json_object_object_add(j, "file",
-				       f->file ? json_object_new_string(f->file) :
-						 NULL);
+		json_object_object_add(
+			j, "file",
+			f->file ? json_object_new_string(f->file) : NULL);
 		json_object_object_add(j, "line", json_object_new_int(f->line));
-		json_object_object_add(j, "path",
-				       f->path ? json_object_new_string(f->path) :
-						 NULL);
-		json_object_object_add(j, "major",
-				       f->major >= 0 ?
-					       json_object_new_int(f->major) :
-					       NULL);
-		json_object_object_add(j, "minor",
-				       f->minor >= 0 ?
-					       json_object_new_int(f->minor) :
-					       NULL);
+		json_object_object_add(
+			j, "path",
+			f->path ? json_object_new_string(f->path) : NULL);
+		json_object_object_add(
+			j, "major",
+			f->major >= 0 ? json_object_new_int(f->major) : NULL);
+		json_object_object_add(
+			j, "minor",
+			f->minor >= 0 ? json_object_new_int(f->minor) : NULL);
 		json_object_object_add(j, "breaks_cuda_init",
 				       json_object_new_boolean(f->breaks));
-		json_object_object_add(j, "text",
-				       json_object_new_string(f->text ? f->text :
-									""));
+		json_object_object_add(
+			j, "text",
+			json_object_new_string(f->text ? f->text : ""));
 		json_object_array_add(jf, j);
 	}
 	for (i = 0; i < rep->nadd; i++)
@@ -1378,10 +1388,9 @@ int pt_cmd_devices(int argc, char **argv)
 	if (pt_majors_read(o.proc_devices, &m, &perr))
 		return pt_input_error(&perr, o.proc_devices);
 	c.legacy = o.cgroup ? o.cgroup == 2 : !o.fixture && pt_host_legacy();
-	if (have_conf &&
-	    (pt_ctconf_load(o.config ? o.config : o.devlist, o.devlist,
-			    o.fixture, &c, &perr) ||
-	     pt_ctconf_check_rules(&c, &perr))) {
+	if (have_conf && (pt_ctconf_load(o.config ? o.config : o.devlist,
+					 o.devlist, o.fixture, &c, &perr) ||
+			  pt_ctconf_check_rules(&c, &perr))) {
 		rc = pt_input_error(&perr, o.config ? o.config : o.devlist);
 		pt_ctconf_free(&c);
 		pt_majors_free(&m);
@@ -1423,9 +1432,9 @@ int pt_cmd_devices(int argc, char **argv)
 	}
 	json_object_object_add(jout, "proc_devices",
 			       json_object_new_string(names ? names : ""));
-	json_object_object_add(jout, "cgroup", json_object_new_string(
-						       c.legacy ? "legacy" :
-								  "unified"));
+	json_object_object_add(jout, "cgroup",
+			       json_object_new_string(c.legacy ? "legacy" :
+								 "unified"));
 	pt_check_host(&m, &rep);
 	if (rootfd >= 0)
 		pt_scan_nodes(&o, &m, rootfd, jout, &rep);

@@ -45,7 +45,7 @@ int pt_root_open(const char *root, char *why, size_t len)
 
 	if (fd < 0) {
 		snprintf(why, len, "%s",
-			 errno == ELOOP	   ? "a symbolic link loop" :
+			 errno == ELOOP	  ? "a symbolic link loop" :
 			 errno == ENOTDIR ? "not a directory" :
 					    strerror(errno));
 		return -1;
@@ -57,8 +57,9 @@ int pt_root_open(const char *root, char *why, size_t len)
 	}
 	/* the kernel must confine the walk, or nothing is read */
 	if (pt_openat2(fd, ".", O_PATH, false) < 0 && errno == ENOSYS) {
-		snprintf(why, len,
-			 "this kernel has no openat2 (5.6+): paths inside the root cannot be confined");
+		snprintf(
+			why, len,
+			"this kernel has no openat2 (5.6+): paths inside the root cannot be confined");
 		close(fd);
 		return -1;
 	}

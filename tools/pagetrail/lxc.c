@@ -68,47 +68,108 @@ static const struct pt_builtin_line {
 
 /* lxc.* keys pve-container's parse_pct_config passes on (Config.pm). */
 static const char *const pt_pve_lxc_keys[] = {
-	"lxc.apparmor.profile", "lxc.apparmor.allow_incomplete",
-	"lxc.apparmor.allow_nesting", "lxc.apparmor.raw",
-	"lxc.selinux.context", "lxc.include", "lxc.arch", "lxc.uts.name",
-	"lxc.signal.halt", "lxc.signal.reboot", "lxc.signal.stop",
-	"lxc.init.cmd", "lxc.init.cwd", "lxc.init.uid", "lxc.init.gid",
-	"lxc.init.groups", "lxc.pty.max", "lxc.console.logfile",
-	"lxc.console.path", "lxc.tty.max", "lxc.devtty.dir",
-	"lxc.hook.autodev", "lxc.autodev", "lxc.kmsg", "lxc.mount.fstab",
-	"lxc.mount.entry", "lxc.mount.auto", "lxc.rootfs.mount", "lxc.cap.drop",
-	"lxc.cap.keep", "lxc.seccomp.profile", "lxc.seccomp.notify.proxy",
-	"lxc.seccomp.notify.cookie", "lxc.idmap", "lxc.hook.pre-start",
-	"lxc.hook.pre-mount", "lxc.hook.mount", "lxc.hook.start",
-	"lxc.hook.stop", "lxc.hook.post-stop", "lxc.hook.clone",
-	"lxc.hook.destroy", "lxc.hook.version", "lxc.log.level",
-	"lxc.log.file", "lxc.start.auto", "lxc.start.delay", "lxc.start.order",
-	"lxc.group", "lxc.environment", "lxc.environment.runtime",
-	"lxc.environment.hooks", "lxc.sysctl.fs.mqueue",
-	"lxc.sysctl.kernel.msgmax", "lxc.sysctl.kernel.msgmnb",
-	"lxc.sysctl.kernel.msgmni", "lxc.sysctl.kernel.sem",
-	"lxc.sysctl.kernel.shmall", "lxc.sysctl.kernel.shmmax",
-	"lxc.sysctl.kernel.shmmni", "lxc.sysctl.kernel.shm_rmid_forced",
+	"lxc.apparmor.profile",
+	"lxc.apparmor.allow_incomplete",
+	"lxc.apparmor.allow_nesting",
+	"lxc.apparmor.raw",
+	"lxc.selinux.context",
+	"lxc.include",
+	"lxc.arch",
+	"lxc.uts.name",
+	"lxc.signal.halt",
+	"lxc.signal.reboot",
+	"lxc.signal.stop",
+	"lxc.init.cmd",
+	"lxc.init.cwd",
+	"lxc.init.uid",
+	"lxc.init.gid",
+	"lxc.init.groups",
+	"lxc.pty.max",
+	"lxc.console.logfile",
+	"lxc.console.path",
+	"lxc.tty.max",
+	"lxc.devtty.dir",
+	"lxc.hook.autodev",
+	"lxc.autodev",
+	"lxc.kmsg",
+	"lxc.mount.fstab",
+	"lxc.mount.entry",
+	"lxc.mount.auto",
+	"lxc.rootfs.mount",
+	"lxc.cap.drop",
+	"lxc.cap.keep",
+	"lxc.seccomp.profile",
+	"lxc.seccomp.notify.proxy",
+	"lxc.seccomp.notify.cookie",
+	"lxc.idmap",
+	"lxc.hook.pre-start",
+	"lxc.hook.pre-mount",
+	"lxc.hook.mount",
+	"lxc.hook.start",
+	"lxc.hook.stop",
+	"lxc.hook.post-stop",
+	"lxc.hook.clone",
+	"lxc.hook.destroy",
+	"lxc.hook.version",
+	"lxc.log.level",
+	"lxc.log.file",
+	"lxc.start.auto",
+	"lxc.start.delay",
+	"lxc.start.order",
+	"lxc.group",
+	"lxc.environment",
+	"lxc.environment.runtime",
+	"lxc.environment.hooks",
+	"lxc.sysctl.fs.mqueue",
+	"lxc.sysctl.kernel.msgmax",
+	"lxc.sysctl.kernel.msgmnb",
+	"lxc.sysctl.kernel.msgmni",
+	"lxc.sysctl.kernel.sem",
+	"lxc.sysctl.kernel.shmall",
+	"lxc.sysctl.kernel.shmmax",
+	"lxc.sysctl.kernel.shmmni",
+	"lxc.sysctl.kernel.shm_rmid_forced",
 	/* deprecated names it still passes on (with a warning) */
-	"lxc.aa_profile", "lxc.aa_allow_incomplete", "lxc.console",
-	"lxc.devttydir", "lxc.haltsignal", "lxc.rebootsignal",
-	"lxc.stopsignal", "lxc.id_map", "lxc.init_cmd", "lxc.loglevel",
-	"lxc.logfile", "lxc.mount", "lxc.network.type", "lxc.network.flags",
-	"lxc.network.link", "lxc.network.mtu", "lxc.network.name",
-	"lxc.network.hwaddr", "lxc.network.ipv4", "lxc.network.ipv4.gateway",
-	"lxc.network.ipv6", "lxc.network.ipv6.gateway",
-	"lxc.network.script.up", "lxc.network.script.down", "lxc.pts",
-	"lxc.se_context", "lxc.seccomp", "lxc.tty", "lxc.utsname", NULL,
+	"lxc.aa_profile",
+	"lxc.aa_allow_incomplete",
+	"lxc.console",
+	"lxc.devttydir",
+	"lxc.haltsignal",
+	"lxc.rebootsignal",
+	"lxc.stopsignal",
+	"lxc.id_map",
+	"lxc.init_cmd",
+	"lxc.loglevel",
+	"lxc.logfile",
+	"lxc.mount",
+	"lxc.network.type",
+	"lxc.network.flags",
+	"lxc.network.link",
+	"lxc.network.mtu",
+	"lxc.network.name",
+	"lxc.network.hwaddr",
+	"lxc.network.ipv4",
+	"lxc.network.ipv4.gateway",
+	"lxc.network.ipv6",
+	"lxc.network.ipv6.gateway",
+	"lxc.network.script.up",
+	"lxc.network.script.down",
+	"lxc.pts",
+	"lxc.se_context",
+	"lxc.seccomp",
+	"lxc.tty",
+	"lxc.utsname",
+	NULL,
 };
 
 /* Proxmox's own keys: a file with none of them (and no lxc.*) is no CT config. */
 static const char *const pt_pve_keys[] = {
-	"arch",	       "cmode",	   "console",	   "cores",	  "cpulimit",
-	"cpuunits",    "debug",	   "description",  "digest",	  "entrypoint",
-	"env",	       "features", "hookscript",   "hostname",	  "lock",
-	"memory",      "nameserver", "onboot",	   "ostype",	  "parent",
-	"protection",  "rootfs",   "searchdomain", "snaptime",	  "startup",
-	"swap",	       "tags",	   "template",	   "timezone",	  "tty",
+	"arch",		"cmode",      "console",      "cores",	  "cpulimit",
+	"cpuunits",	"debug",      "description",  "digest",	  "entrypoint",
+	"env",		"features",   "hookscript",   "hostname", "lock",
+	"memory",	"nameserver", "onboot",	      "ostype",	  "parent",
+	"protection",	"rootfs",     "searchdomain", "snaptime", "startup",
+	"swap",		"tags",	      "template",     "timezone", "tty",
 	"unprivileged", NULL,
 };
 
@@ -171,9 +232,8 @@ int pt_text_read(const char *path, char **data, size_t *len,
 	if (fstat(fd, &st) || S_ISDIR(st.st_mode) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return pt_perr(err, path, 1, 1, "%s",
-			       S_ISDIR(st.st_mode) ?
-				       "a directory, not a file" :
-				       "not a regular file");
+			       S_ISDIR(st.st_mode) ? "a directory, not a file" :
+						     "not a regular file");
 	}
 	for (;;) {
 		if (n + 4096 + 1 > cap) {
@@ -287,9 +347,10 @@ static int pt_parse_access(struct pt_devrule *r, const char *s, int col)
 	memset(r->access, 0, sizeof(r->access));
 	for (i = 0; i < 3 && s[i]; i++) {
 		if (s[i] != 'r' && s[i] != 'w' && s[i] != 'm') {
-			pt_rule_set_err(r, col + i,
-					"access letters are r, w and m, not '%c'",
-					s[i]);
+			pt_rule_set_err(
+				r, col + i,
+				"access letters are r, w and m, not '%c'",
+				s[i]);
 			return -1;
 		}
 		r->access[i] = s[i];
@@ -309,9 +370,10 @@ static int pt_parse_num(struct pt_devrule *r, const char **p, int col,
 		return 0;
 	}
 	if (!isdigit((unsigned char)**p)) {
-		pt_rule_set_err(r, col, what[1] == 'a' ?
-					   "major must be a number or *%c" :
-					   "minor must be a number or *%c",
+		pt_rule_set_err(r, col,
+				what[1] == 'a' ?
+					"major must be a number or *%c" :
+					"minor must be a number or *%c",
 				0);
 		return -1;
 	}
@@ -352,18 +414,18 @@ static void pt_rule_value(struct pt_devrule *r, const char *v, int col)
 
 		r->devpath = pt_strdup(v);
 		if (!sp) {
-			pt_rule_set_err(r, col + (int)strlen(v),
-					"expected access letters after the path%c",
-					0);
+			pt_rule_set_err(
+				r, col + (int)strlen(v),
+				"expected access letters after the path%c", 0);
 			return;
 		}
 		r->devpath[sp - v] = '\0';
 		while (*sp == ' ')
 			sp++;
 		if (!*sp) {
-			pt_rule_set_err(r, col + (int)(sp - v),
-					"expected access letters after the path%c",
-					0);
+			pt_rule_set_err(
+				r, col + (int)(sp - v),
+				"expected access letters after the path%c", 0);
 			return;
 		}
 		pt_parse_access(r, sp, col + (int)(sp - v));
@@ -375,13 +437,14 @@ static void pt_rule_value(struct pt_devrule *r, const char *v, int col)
 	}
 	if (!strchr("abc", *v) || !v[1] || !isspace((unsigned char)v[1])) {
 		if (strchr("abc", *v) && v[1])
-			pt_rule_set_err(r, col + 1,
-					"expected one blank after the device type, not '%c'",
-					v[1]);
+			pt_rule_set_err(
+				r, col + 1,
+				"expected one blank after the device type, not '%c'",
+				v[1]);
 		else
-			pt_rule_set_err(r, col,
-					"device type must be a, b or c, not '%c'",
-					*v);
+			pt_rule_set_err(
+				r, col,
+				"device type must be a, b or c, not '%c'", *v);
 		return;
 	}
 	r->type = *v;
@@ -397,9 +460,10 @@ static void pt_rule_value(struct pt_devrule *r, const char *v, int col)
 	if (pt_parse_num(r, &p, col + (int)(p - v), "minor", &r->minor))
 		return;
 	if (!*p) {
-		pt_rule_set_err(r, col + (int)(p - v),
-				"expected a blank and access letters after the minor%c",
-				0);
+		pt_rule_set_err(
+			r, col + (int)(p - v),
+			"expected a blank and access letters after the minor%c",
+			0);
 		return;
 	}
 	if (!isspace((unsigned char)*p)) {
@@ -465,18 +529,21 @@ static int pt_include(struct pt_ctconf *c, const char *file, int line,
 	if (!*val)
 		return 0;
 	if (depth >= PT_INCLUDE_DEPTH) {
-		pt_note_add(c, file, line, "include",
-			    "lxc.include = %s not followed: includes nest deeper than %d (a loop?)",
-			    val, PT_INCLUDE_DEPTH);
+		pt_note_add(
+			c, file, line, "include",
+			"lxc.include = %s not followed: includes nest deeper than %d (a loop?)",
+			val, PT_INCLUDE_DEPTH);
 		return 0;
 	}
 	if (shipped && (c->builtin || stat(val, &st))) {
-		bool common = !strcmp(base, "common.conf") ||
-			      (strlen(base) > 12 &&
-			       !strcmp(base + strlen(base) - 12, ".common.conf"));
-		bool userns = !strcmp(base, "userns.conf") ||
-			      (strlen(base) > 12 &&
-			       !strcmp(base + strlen(base) - 12, ".userns.conf"));
+		bool common =
+			!strcmp(base, "common.conf") ||
+			(strlen(base) > 12 &&
+			 !strcmp(base + strlen(base) - 12, ".common.conf"));
+		bool userns =
+			!strcmp(base, "userns.conf") ||
+			(strlen(base) > 12 &&
+			 !strcmp(base + strlen(base) - 12, ".userns.conf"));
 
 		if (common || userns) {
 			pt_builtin(c, common ? pt_common_conf : pt_userns_conf,
@@ -488,9 +555,10 @@ static int pt_include(struct pt_ctconf *c, const char *file, int line,
 			return 0;
 	}
 	if (stat(val, &st)) {
-		pt_note_add(c, file, line, "include",
-			    "lxc.include = %s not read: %s (its rules are not in this verdict; LXC fails to start without it)",
-			    val, strerror(errno));
+		pt_note_add(
+			c, file, line, "include",
+			"lxc.include = %s not read: %s (its rules are not in this verdict; LXC fails to start without it)",
+			val, strerror(errno));
 		return 0;
 	}
 	if (!S_ISDIR(st.st_mode))
@@ -570,7 +638,8 @@ static int pt_lxc_key(struct pt_ctconf *c, const char *file, int line,
 			return pt_perr(
 				err, file, line, col,
 				"lxc.mount.entry needs SOURCE TARGET FSTYPE OPTIONS");
-		c->mounts = pt_grow(c->mounts, c->nr_mounts, sizeof(*c->mounts));
+		c->mounts =
+			pt_grow(c->mounts, c->nr_mounts, sizeof(*c->mounts));
 		m = &c->mounts[c->nr_mounts++];
 		m->src = pt_strdup(src);
 		m->dst = pt_strdup(dst);
@@ -653,8 +722,8 @@ static int pt_lxc_line(struct pt_ctconf *c, const char *file, int lineno,
 		e[-1] = '\0';
 		val++;
 	}
-	rc = pt_lxc_key(c, file, lineno, key, val, (int)(val - line) + 1,
-			text, depth, base, err);
+	rc = pt_lxc_key(c, file, lineno, key, val, (int)(val - line) + 1, text,
+			depth, base, err);
 	free(text);
 	return rc;
 }
@@ -795,9 +864,10 @@ static void pt_pve_dev(struct pt_ctconf *c, int n, const char *v, int line,
 	free(dup);
 	if (!d.path || strncmp(d.path, "/dev/", 5) || strstr(d.path, "/../") ||
 	    strstr(d.path, "/./")) {
-		pt_note_add(c, c->path, line, "ignored",
-			    "dev%d: Proxmox rejects this entry (the path must start with /dev/); the container does not start",
-			    n);
+		pt_note_add(
+			c, c->path, line, "ignored",
+			"dev%d: Proxmox rejects this entry (the path must start with /dev/); the container does not start",
+			n);
 		free(d.path);
 		return;
 	}
@@ -877,12 +947,13 @@ static int pt_read_pve(struct pt_ctconf *c, char *data,
 		if (!s[strspn(s, " \t\r\f\v")])
 			continue;
 		if (pt_pve_section(s)) {
-			pt_note_add(c, c->path, line, "snapshot",
-				    "%s starts a %s: what follows is not the config the container starts with",
-				    s,
-				    strncasecmp(s, "[pve:pending]", 13) ?
-					    "snapshot section" :
-					    "section of pending changes (applied at the next start, not read here)");
+			pt_note_add(
+				c, c->path, line, "snapshot",
+				"%s starts a %s: what follows is not the config the container starts with",
+				s,
+				strncasecmp(s, "[pve:pending]", 13) ?
+					"snapshot section" :
+					"section of pending changes (applied at the next start, not read here)");
 			break;
 		}
 		if (*s == '#')
@@ -899,9 +970,10 @@ static int pt_read_pve(struct pt_ctconf *c, char *data,
 				*--e = '\0';
 			s[k] = '\0';
 			if (!pt_pve_valid_lxc(s)) {
-				pt_note_add(c, c->path, line, "ignored",
-					    "%s: Proxmox does not accept this lxc key and drops the line",
-					    s);
+				pt_note_add(
+					c, c->path, line, "ignored",
+					"%s: Proxmox does not accept this lxc key and drops the line",
+					s);
 				continue;
 			}
 			if (!strcmp(s, "lxc.idmap"))
@@ -921,11 +993,12 @@ static int pt_read_pve(struct pt_ctconf *c, char *data,
 		}
 		k = pt_pve_key(s);
 		if (!k) {
-			pt_note_add(c, c->path, line, "ignored",
-				    "Proxmox cannot parse this line and ignores it%s",
-				    isspace((unsigned char)*s) ?
-					    " (keys start in column 1)" :
-					    "");
+			pt_note_add(
+				c, c->path, line, "ignored",
+				"Proxmox cannot parse this line and ignores it%s",
+				isspace((unsigned char)*s) ?
+					" (keys start in column 1)" :
+					"");
 			continue;
 		}
 		v = s + k + 1;
@@ -942,9 +1015,10 @@ static int pt_read_pve(struct pt_ctconf *c, char *data,
 			if (n < 256 && strlen(s) <= k + 1 + 4096)
 				pt_pve_dev(c, (int)n, v, line, s);
 			else
-				pt_note_add(c, c->path, line, "ignored",
-					    "%.*s: Proxmox knows dev0..dev255 only",
-					    (int)k, s);
+				pt_note_add(
+					c, c->path, line, "ignored",
+					"%.*s: Proxmox knows dev0..dev255 only",
+					(int)k, s);
 		} else if (!strcmp(s, "unprivileged")) {
 			c->unprivileged = pt_pve_bool(v);
 		} else if (!strcmp(s, "console")) {
@@ -1011,8 +1085,9 @@ static int pt_flavor(const char *data, const char *path, enum pt_flavor *fl,
 			if (strlen(pt_pve_keys[i]) == k &&
 			    !strncmp(s, pt_pve_keys[i], k))
 				pve = 1;
-		if (k && (!strncmp(s, "dev", 3) || !strncmp(s, "mp", 2) ||
-			  !strncmp(s, "net", 3) || !strncmp(s, "unused", 6)) &&
+		if (k &&
+		    (!strncmp(s, "dev", 3) || !strncmp(s, "mp", 2) ||
+		     !strncmp(s, "net", 3) || !strncmp(s, "unused", 6)) &&
 		    isdigit((unsigned char)s[k - 1]))
 			pve = 1;
 	}
@@ -1057,9 +1132,10 @@ static int pt_read_devlist(struct pt_ctconf *c, char *data,
 		/* the kernel writes at most three letters and nothing after */
 		e = strrchr(s, ' ');
 		if (!r.err_col && !r.bare && e && strlen(e + 1) > 3)
-			pt_rule_set_err(&r, (int)(e + 4 - ls) + 1,
-					"access letters are r, w and m, not '%c'",
-					e[4]);
+			pt_rule_set_err(
+				&r, (int)(e + 4 - ls) + 1,
+				"access letters are r, w and m, not '%c'",
+				e[4]);
 		if (r.err_col) {
 			err->file = c->path;
 			err->line = line;
@@ -1113,8 +1189,7 @@ int pt_ctconf_load(const char *path, bool devlist, bool builtin,
 	return rc;
 }
 
-int pt_ctconf_check_rules(const struct pt_ctconf *c,
-			  struct pt_parse_error *err)
+int pt_ctconf_check_rules(const struct pt_ctconf *c, struct pt_parse_error *err)
 {
 	const struct pt_devrule *v = c->legacy ? c->v1rules : c->rules;
 	size_t n = c->legacy ? c->nr_v1 : c->nr_rules, i;

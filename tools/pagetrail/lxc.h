@@ -176,8 +176,8 @@ int pt_ctconf_check_rules(const struct pt_ctconf *c,
 int pt_policy_build(struct pt_ctconf *c, pt_resolve_fn res, void *ctx,
 		    struct pt_policy *p);
 void pt_policy_free(struct pt_policy *p);
-void pt_policy_check(const struct pt_policy *p, char type, int major,
-		     int minor, unsigned int access, struct pt_verdict *v);
+void pt_policy_check(const struct pt_policy *p, char type, int major, int minor,
+		     unsigned int access, struct pt_verdict *v);
 unsigned int pt_lxc_access_bits(const char *acc);
 
 void pt_rule_format(enum pt_rule_syntax syn, char sep, char type, int major,

@@ -106,7 +106,8 @@ static void pt_lxc_add(struct pt_policy *p, struct pt_devrule *r)
 						PT_FATE_DROPPED;
 }
 
-static bool pt_same_dev(const struct pt_bpf_item *it, const struct pt_devrule *r)
+static bool pt_same_dev(const struct pt_bpf_item *it,
+			const struct pt_devrule *r)
 {
 	return it->type == r->type && it->major == r->major &&
 	       it->minor == r->minor;
@@ -183,7 +184,8 @@ int pt_policy_build(struct pt_ctconf *c, pt_resolve_fn res, void *ctx,
 	for (i = 0; i < n; i++) {
 		struct pt_devrule *r = &v[i];
 
-		if (r->cleared_by || r->err_col || !pt_resolve_rule(r, res, ctx))
+		if (r->cleared_by || r->err_col ||
+		    !pt_resolve_rule(r, res, ctx))
 			continue;
 		if (!v1) {
 			pt_lxc_add(p, r);
@@ -214,8 +216,8 @@ static bool pt_item_matches(const struct pt_bpf_item *it, char type, int major,
 	       (it->minor == PT_ANY || it->minor == minor);
 }
 
-void pt_policy_check(const struct pt_policy *p, char type, int major,
-		     int minor, unsigned int access, struct pt_verdict *v)
+void pt_policy_check(const struct pt_policy *p, char type, int major, int minor,
+		     unsigned int access, struct pt_verdict *v)
 {
 	size_t i;
 
