@@ -3,11 +3,13 @@
 # allows 195 but not the uvm major, NVIDIA nodes bind-mounted. Inside, the
 # uvm nodes fail with EPERM; pagetrail records one denial per open with
 # the container init's host pid and cgroup; `pagetrail devices
-# --lxc-config` diagnoses it from the config; with its line added and the
-# container restarted, every node opens and nothing is denied.
+# --lxc-config` diagnoses it per node from the config; with its line added
+# (the devpath form, which LXC resolves to the node's major:minor at start)
+# and the container restarted, the nodes cuInit needs open, and only the
+# one left out (nvidia-uvm-tools: optional, not asked for) is denied.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 17
+plan 19
 
 R=/tmp/r2
 CG=/sys/fs/cgroup
@@ -97,21 +99,37 @@ like "$CGP" "lxc.payload.r2" "that cgroup is LXC's payload cgroup"
 pagetrail devices --lxc-config $R/config > /tmp/lxc.dev
 is "$?" 1 "pagetrail devices --lxc-config: exit 1"
 cat /tmp/lxc.dev >&2
-like "$(grep "^  MISSING  c $UVM:" /tmp/lxc.dev)" "nvidia-uvm +not allowed: opens fail with EPERM, cuInit returns 999" \
-	"names the uvm major as missing"
-like "$(grep '^  ok       c 195:' /tmp/lxc.dev)" "admitted by line 22" "195 admitted by line 22"
-FIX=$(sed -n 's/^  add: //p' /tmp/lxc.dev | grep " $UVM:")
-is "$FIX" "lxc.cgroup2.devices.allow = c $UVM:* rwm" "the line to add"
+# Per node, as LXC's program decides it: 195:* admits nvidiactl and
+# nvidia0; nothing admits nvidia-uvm (cuInit needs it) or uvm-tools
+# (profilers only: optional).
+is "$(grep -E '^  (ok|MISSING|OPTIONAL) +c [0-9]+:[0-9]+ ' /tmp/lxc.dev | awk '{ print $1, $3, $4 }' | tr '\n' '|')" \
+	"ok 195:255 /dev/nvidiactl|ok 195:0 /dev/nvidia0|MISSING $UVM:0 /dev/nvidia-uvm|OPTIONAL $UVM:1 /dev/nvidia-uvm-tools|" \
+	"per node: nvidiactl, nvidia0 admitted; nvidia-uvm missing; uvm-tools optional"
+like "$(grep "^  MISSING  c $UVM:0 " /tmp/lxc.dev)" "nvidia-uvm: not admitted: opens fail with EPERM, cuInit returns 999" \
+	"nvidia-uvm: EPERM, cuInit 999"
+is "$(grep -c '^  ok       c 195:[0-9]* .*admitted by line 22: lxc.cgroup2.devices.allow = c 195:\* rwm$' /tmp/lxc.dev)" 2 \
+	"both 195 nodes admitted by line 22"
+# For plain LXC the line to add is the devpath form for the node cuInit
+# needs (no hard-coded dynamic major); the optional uvm-tools is not asked.
+FIX=$(sed -n 's/^  add: //p' /tmp/lxc.dev)
+is "$FIX" "lxc.cgroup2.devices.allow = /dev/nvidia-uvm rw" "the line to add: the devpath form"
 like "$(pagetrail denials | sed -n '/(devcg_bpf)/{n;p}' | head -n1)" "would be admitted by: lxc.cgroup2.devices.allow = c $UVM:\* rwm" \
-	"pagetrail denials gives the same line"
+	"pagetrail denials names a rule that admits the denied node"
 
 ct_stop
 echo "$FIX" >> $R/config
 N0=$(grep '^id=' $PT/denials | grep -c ' comm=devcg_bpf ')
 ct_start
 ok $? "restarted with the corrected config"
-is "$(cut -d' ' -f4 $R/rootfs/result | tr '\n' ' ')" "ok ok ok ok " "every NVIDIA node opens in the container"
-is "$(grep '^id=' $PT/denials | grep -c ' comm=devcg_bpf ')" "$N0" "no new denial for the container's opens"
+pagetrail devices --lxc-config $R/config > /tmp/lxc.fixed
+is "$?:$(grep -cE '^  (MISSING|STALE)' /tmp/lxc.fixed)" "0:0" "corrected config: exit 0, nothing missing"
+cat /tmp/lxc.fixed >&2
+# LXC stat()s /dev/nvidia-uvm at start: the rule is c $UVM:0 rw, that node only.
+is "$(cut -d' ' -f2,4 $R/rootfs/result | tr '\n' ' ')" \
+	"/dev/nvidia0 ok /dev/nvidiactl ok /dev/nvidia-uvm ok /dev/nvidia-uvm-tools err=EPERM " \
+	"the nodes cuInit needs open in the container; uvm-tools (not asked for) still EPERM"
+is "$(grep '^id=' $PT/denials | grep ' comm=devcg_bpf ' | tail -n +$((N0 + 1)) | while read -r l; do dfield dev "$l"; done | tr '\n' ' ')" \
+	"$UVM:1 " "one new denial: uvm-tools, the minor the devpath rule does not name"
 ct_stop
 diag "all denials: $(grep -c '^id=' $PT/denials)"
 rmmod pagetrail

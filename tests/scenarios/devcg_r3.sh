@@ -2,21 +2,53 @@
 # R3 end to end: the container config allowed 195, 504 and 507 (nvidia-uvm
 # and nvidia-caps before the kernel upgrade); after it nvidia-uvm is 509,
 # nvidia-caps 237, nvidia-caps-imex-channels 238. nvsim plays both sides;
-# `pagetrail devices --lxc-config` names what is missing and stale and
-# prints the lines; with them applied (the cgroup v2 device program LXC
-# builds from the config) the container's task opens the node.
+# `pagetrail devices --lxc-config` decides per node: nvidia-uvm (509:0) is
+# missing, nvidia-caps and IMEX are optional (cuInit does not open them),
+# 504 and 507 are stale; the fix is a devN entry for nvidia-uvm (Proxmox
+# stat()s it at every start and makes the node, so the bind mount goes)
+# instead of a hard-coded major. With it applied (the cgroup v2 device
+# program LXC builds from what pve-container writes) the container's task
+# opens nvidia-uvm; nvidia-uvm-tools, not asked for, stays denied.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 27
+plan 29
 
 CG=/sys/fs/cgroup
 in_cg() { sh -c 'echo $$ > "$0"; exec "$@"' "$@"; }
 major_of() { awk -v n="$1" '$2 == n { print $1 }' /proc/devices; }
-# allow_rules FILE: the allow lines of an LXC/Proxmox config as rules
-allow_rules() { sed -n 's/^lxc\.cgroup2\.devices\.allow *[:=] *\(.*\)$/\1/p' "$1"; }
+# devn_lines FILE DIR: what pve-container writes for FILE's devN entries
+# (update_lxc_config in src/PVE/LXC.pm: per entry the node stat()ed now,
+# "lxc.cgroup2.devices.allow = c MAJ:MIN rw", or "r" plus a deny of "w"
+# with deny-write=1), and the node its prestart hook makes under DIR and
+# its autodev hook bind-mounts into /dev (here an lxc.mount.entry)
+devn_lines() {
+	local spec path perm maj min mode
+	sed -n 's/^dev[0-9]*: *//p' "$1" | while IFS= read -r spec; do
+		path=${spec%%,*}
+		maj=$((0x$(stat -c %t "$path"))) min=$((0x$(stat -c %T "$path")))
+		perm=rw
+		case ",$spec," in *,deny-write=1,*) perm=r ;; esac
+		mode=$(echo ",$spec," | sed -n 's/.*,mode=\([0-7]*\),.*/\1/p')
+		echo "lxc.cgroup2.devices.allow = c $maj:$min $perm"
+		[ $perm = r ] && echo "lxc.cgroup2.devices.deny = c $maj:$min w"
+		mkdir -p "$2${path%/*}"
+		rm -f "$2$path"
+		mknod -m "${mode:-0660}" "$2$path" c $maj $min
+		echo "lxc.mount.entry = $2$path ${path#/} none bind,create=file 0 0"
+	done
+}
+# allow_rules FILE: the allow rules LXC gets from a Proxmox config: its
+# devN entries' and its own lxc.cgroup2.devices.allow lines
+allow_rules() {
+	devn_lines "$1" /tmp/r3/passthrough | sed -n 's/^lxc\.cgroup2\.devices\.allow = //p'
+	sed -n 's/^lxc\.cgroup2\.devices\.allow *[:=] *\(.*\)$/\1/p' "$1"
+}
+# char_major_name MAJOR: the character device that has MAJOR now, if any
+char_major_name() { awk -v m="$1" '/^Block/ { exit } $1 == m { print $2 }' /proc/devices; }
 dfield() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-# lxc_r3: run container r3 once under Debian's LXC with the lxc.* lines of
-# /tmp/r3/129.conf, as pve-container hands them to LXC; its init opens
+# lxc_r3: run container r3 once under Debian's LXC with the devN entries
+# and lxc.* lines of /tmp/r3/129.conf, as pve-container hands them to LXC;
+# its init opens
 # nvidia0 and nvidia-uvm into /result; $P is its host pid
 R=/tmp/r3ct
 lxc_r3() {
@@ -41,6 +73,7 @@ lxc.cgroup2.devices.allow = c 1:5 rwm
 lxc.cgroup2.devices.allow = c 136:* rwm
 lxc.init.cmd = /bin/devcg_bpf open -o /result --hold /dev/nvidia0 /dev/nvidia-uvm
 EOF
+		devn_lines /tmp/r3/129.conf $R/passthrough
 		sed -n 's/^\(lxc\.[a-z0-9.]*\): */\1 = /p' /tmp/r3/129.conf
 	} > $R/config
 	rm -f $R/rootfs/result
@@ -83,7 +116,10 @@ mknod -m 666 /dev/nvidia0 c 195 0 && mknod -m 666 /dev/nvidiactl c 195 255 &&
 pagetrail devices --lxc-config /tmp/r3/129.conf > /tmp/r3/before.out
 rc=$?
 cat /tmp/r3/before.out >&2
-is "$(grep -c '^  MISSING  c \(195\|504\|507\):' /tmp/r3/before.out)" 0 "before: 195, 504, 507 are all admitted"
+# Every node by 195:* or 504:*, nvidia-caps by 507:*; IMEX (dynamic, not
+# in the file) is optional.
+is "$rc:$(grep -E '^  ok +c ' /tmp/r3/before.out | awk '{ print $3 }' | tr '\n' ' ')" \
+	"0:195:255 195:0 504:0 504:1 507:* " "before: exit 0; nvidiactl, nvidia0, both uvm nodes and nvidia-caps admitted"
 rmmod nvsim
 
 # The upgrade: other drivers now hold the old dynamic majors' neighbours.
@@ -101,8 +137,9 @@ isnt "$U" 504 "nvidia-uvm moved"
 pagetrail devices > /tmp/r3/nodes.out
 is "$?" 1 "pagetrail devices: exit 1 (a node CUDA needs is stale)"
 cat /tmp/r3/nodes.out >&2
-like "$(grep ' /dev/nvidia-uvm ' /tmp/r3/nodes.out)" "c 504:0 .*STALE: nvidia-uvm is at major $U now \(mknod /dev/nvidia-uvm c $U 0\) open: ENXIO: no driver is registered at 504:0" \
-	"stale node: the old major, the new one, the mknod, ENXIO explained"
+# 504 is no NVIDIA major now (another driver could take it): not opened.
+like "$(grep ' /dev/nvidia-uvm ' /tmp/r3/nodes.out)" "c 504:0 .*STALE: nvidia-uvm is at major $U now \(mknod /dev/nvidia-uvm c $U 0\) not opened: its major is not a registered NVIDIA major" \
+	"stale node: the old major, the new one, the mknod; not opened (504 is no NVIDIA major now)"
 like "$(grep ' /dev/nvidia0 ' /tmp/r3/nodes.out)" "c 195:0 +0666 +nvidia,nvidiactl|c 195:0 +0666 +nvidia .*open: ok" \
 	"nvidia0: 195:0, mode 0666, registered, opens"
 rm -f /dev/nvidia-uvm /dev/nvidia-uvm-tools
@@ -117,17 +154,38 @@ is "$?" 0 "nodes re-made from /proc/devices: exit 0"
 pagetrail devices --lxc-config /tmp/r3/129.conf > /tmp/r3/after.out
 is "$?" 1 "pagetrail devices --lxc-config: exit 1, CUDA init would fail"
 cat /tmp/r3/after.out >&2
-is "$(grep -o '^  MISSING  c [0-9]*' /tmp/r3/after.out | awk '{ print $3 }' | sort -n | tr '\n' ' ')" \
-	"$(printf '%s\n' "$U" "$C" "$I" | sort -n | tr '\n' ' ')" "names $U, $C and $I as missing"
-like "$(grep "^  MISSING  c $U:" /tmp/r3/after.out)" "nvidia-uvm +not allowed: opens fail with EPERM, cuInit returns 999" \
-	"the uvm major breaks cuInit"
-is "$(grep -o '^  STALE    line [0-9]*: lxc.cgroup2.devices.allow: c [0-9]*:\*' /tmp/r3/after.out | sed 's/^  STALE    //' | tr '\n' '|')" \
-	"line 5: lxc.cgroup2.devices.allow: c 504:*|line 6: lxc.cgroup2.devices.allow: c 507:*|" \
-	"504 (line 5) and 507 (line 6) are stale"
+# Per node: 195:* still admits nvidiactl and nvidia0; nothing admits
+# nvidia-uvm's node $U:0, which cuInit opens.
+is "$(grep -o '^  MISSING  c [0-9]*:[0-9*]*' /tmp/r3/after.out | awk '{ print $3 }' | tr '\n' ' ')" \
+	"$U:0 " "only nvidia-uvm ($U:0) is missing"
+like "$(grep "^  MISSING  c $U:0 " /tmp/r3/after.out)" "/dev/nvidia-uvm +nvidia-uvm: not admitted: opens fail with EPERM, cuInit returns 999" \
+	"the uvm node breaks cuInit"
+# uvm-tools (profilers), nvidia-caps (MIG) and IMEX channels are not
+# opened by cuInit: optional, not missing.
+is "$(grep -o '^  OPTIONAL c [0-9]*:[0-9*]*' /tmp/r3/after.out | awk '{ print $3 }' | sort | tr '\n' ' ')" \
+	"$(printf '%s\n' "$U:1" "$C:*" "$I:*" | sort | tr '\n' ' ')" "uvm-tools, nvidia-caps ($C) and IMEX ($I) are optional"
+# 504 and 507: stale where no character device has the major now, "now
+# grants X" where another driver took it (reviewed then, not removed).
+EXP_OLD= EXP_RM=
+for l in 5:504 6:507; do
+	if [ -n "$(char_major_name ${l#*:})" ]; then
+		EXP_OLD="${EXP_OLD}NOWGRANTS line ${l%:*}: c ${l#*:}:*|"
+	else
+		EXP_OLD="${EXP_OLD}STALE line ${l%:*}: c ${l#*:}:*|"
+		EXP_RM="$EXP_RM${l%:*} "
+	fi
+done
+is "$(grep -E '^  (STALE|NOWGRANTS) +line [0-9]+: lxc.cgroup2.devices.allow: c [0-9]+:\*' /tmp/r3/after.out |
+	sed 's/^  \([A-Z]*\) *\(line [0-9]*:\) lxc.cgroup2.devices.allow: \(c [0-9]*:\*\).*/\1 \2 \3/' | tr '\n' '|')" \
+	"$EXP_OLD" "504 (line 5) and 507 (line 6): old dynamic majors"
+# The fix in Proxmox syntax: a devN entry for the node cuInit needs (the
+# file has none: dev0); Proxmox makes that node, so its bind mount (line
+# 8) goes, and so do the stale lines.
+is "$(sed -n 's/^  remove line \([0-9]*\): .*/\1/p' /tmp/r3/after.out | tr '\n' ' ')" "${EXP_RM}8 " \
+	"remove the stale lines and line 8 (the bind mount of /dev/nvidia-uvm)"
 grep '^  add: ' /tmp/r3/after.out | sed 's/^  add: //' > /tmp/r3/add.lines
-is "$(cat /tmp/r3/add.lines | sort | tr '\n' '|')" \
-	"$(for m in $U $C $I; do echo "lxc.cgroup2.devices.allow: c $m:* rwm"; done | sort | tr '\n' '|')" \
-	"the corrected lines, in Proxmox syntax"
+is "$(cat /tmp/r3/add.lines | tr '\n' '|')" "dev0: /dev/nvidia-uvm|" \
+	"the corrected line, in Proxmox syntax: dev0 for nvidia-uvm, no hard-coded major"
 
 # The container as configured: uvm denied, recorded, explained.
 insmod /pt/modules/pagetrail.ko target=nosuchdriver devcg=1 $PT_LAYOUT_595
@@ -155,8 +213,9 @@ else
 fi
 
 # Apply the corrected lines, restart (a new cgroup, a new program).
-sed -i '/c 504:\* rwm/d;/c 507:\* rwm/d' /tmp/r3/129.conf
+sed -i $(sed -n 's/^  remove line \([0-9]*\): .*/-e \1d/p' /tmp/r3/after.out) /tmp/r3/129.conf
 cat /tmp/r3/add.lines >> /tmp/r3/129.conf
+cat /tmp/r3/129.conf >&2
 pagetrail devices --lxc-config /tmp/r3/129.conf > /tmp/r3/fixed.out
 is "$?:$(grep -cE '^  (MISSING|STALE)' /tmp/r3/fixed.out)" "0:0" "corrected config: exit 0, no finding"
 mkdir -p $CG/lxc.payload.129b
@@ -164,8 +223,12 @@ attach_from $CG/lxc.payload.129b /tmp/r3/129.conf >&2
 N0=$(grep -c '^id=' $PT/denials)
 in_cg $CG/lxc.payload.129b/cgroup.procs devcg_bpf open /dev/nvidia0 /dev/nvidiactl /dev/nvidia-uvm \
 	/dev/nvidia-uvm-tools > /tmp/r3/ct2.out
-is "$(cut -d' ' -f4 /tmp/r3/ct2.out | tr '\n' ' ')" "ok ok ok ok " "after the fix the container opens the uvm nodes"
-is "$(grep -c '^id=' $PT/denials)" "$N0" "and nothing is denied"
+# dev0 admits nvidia-uvm's node, c $U:0 rw, not the major: uvm-tools
+# (optional, not asked for) stays denied.
+is "$(cut -d' ' -f4 /tmp/r3/ct2.out | tr '\n' ' ')" "ok ok ok err=EPERM " \
+	"after the fix the container opens nvidia0, nvidiactl, nvidia-uvm; uvm-tools EPERM"
+is "$(grep '^id=' $PT/denials | tail -n +$((N0 + 1)) | field dev | tr '\n' ' ')" "$U:1 " \
+	"and the only denial is uvm-tools ($U:1)"
 if [ $have_lxc = 1 ]; then
 	lxc_r3
 	ok $? "R3 in LXC: restarted with the corrected lines"
