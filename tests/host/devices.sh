@@ -229,6 +229,19 @@ else
 	for i in 1 2 3 4 5 6 7 8 9; do ok 0 "# SKIP mknod not permitted here"; done
 fi
 
+# --attached reads the kernel's programs for a cgroup v2 directory of this
+# host (the guest scenario devcg_predict runs it on live containers): one
+# line and exit 2 for what is not one, and never with a fixture.
+a=$("$PT" devices --proc-devices "$PD" --attached /sys/fs/cgroup 2>&1); rc=$?
+is "$rc:$a" "2:pagetrail devices: --attached reads this host's kernel: not with --proc-devices" \
+	"--attached with --proc-devices: exit 2, says why"
+a=$("$PT" devices --attached "$out/no-such-cgroup" 2>&1); rc=$?
+is "$rc:$a" "2:pagetrail devices: --attached $out/no-such-cgroup: No such file or directory" \
+	"--attached on a missing directory: exit 2, one line, nothing else printed"
+a=$("$PT" devices --attached "$out" 2>&1); rc=$?
+is "$rc:$a" "2:pagetrail devices: --attached $out: not a cgroup v2 directory (a running container's is under /sys/fs/cgroup)" \
+	"--attached on a directory that is no cgroup: exit 2, one line"
+
 # denials: each with its cgroup and the line that would have admitted it.
 d=$("$PT" denials --file "$F/denials.txt"); rc=$?
 is "$rc" 1 "denials recorded: exit 1"

@@ -54,6 +54,7 @@ struct pt_dev_opts {
 	int open; /* 1 open the nodes, 0 not; -1: default (not under --root) */
 	bool fixture; /* --proc-devices: not this host */
 	int cgroup; /* 0 detect, 1 unified, 2 legacy */
+	const char *attached; /* a cgroup v2 directory: its device programs */
 };
 
 /* Everything the text shows is one of these; --json carries the same. */
@@ -1178,6 +1179,135 @@ static void pt_check_config(const struct pt_dev_opts *o,
 	pt_policy_free(&p);
 }
 
+/* What the config's check said about a node: "ok", "MISSING", ... */
+static const char *pt_config_says(const struct pt_report *rep,
+				  const struct pt_need *nd)
+{
+	size_t i;
+
+	for (i = 0; i < rep->nf; i++) {
+		const struct pt_finding *f = &rep->f[i];
+
+		if (f->path && !strcmp(f->path, nd->path) &&
+		    f->major == nd->major && f->minor == nd->minor &&
+		    (!strcmp(f->kind, "ok") || !strcmp(f->kind, "MISSING") ||
+		     !strcmp(f->kind, "OPTIONAL")))
+			return f->kind;
+	}
+	return NULL;
+}
+
+static void pt_attached_json(const struct pt_dev_opts *o,
+			     const struct pt_cgbpf *b, const char *err,
+			     json_object *jout)
+{
+	json_object *ja = json_object_new_object(),
+		    *jp = json_object_new_array();
+	size_t i, k;
+
+	json_object_object_add(ja, "cgroup",
+			       json_object_new_string(o->attached));
+	json_object_object_add(ja, "error",
+			       err ? json_object_new_string(err) : NULL);
+	for (i = 0; b && i < b->n; i++) {
+		json_object *j = json_object_new_object();
+		char tag[17];
+
+		for (k = 0; k < sizeof(b->p[i].tag); k++)
+			snprintf(tag + 2 * k, 3, "%02x", b->p[i].tag[k]);
+		json_object_object_add(j, "id",
+				       json_object_new_int64(b->p[i].id));
+		json_object_object_add(j, "name",
+				       json_object_new_string(b->p[i].name));
+		json_object_object_add(j, "tag", json_object_new_string(tag));
+		json_object_object_add(
+			j, "insns", json_object_new_int64((int64_t)b->p[i].n));
+		json_object_array_add(jp, j);
+	}
+	json_object_object_add(ja, "programs", jp);
+	json_object_object_add(jout, "attached", ja);
+}
+
+/*
+ * --attached: run the device programs the kernel has in effect for a
+ * running container's cgroup on each node, and say where they disagree
+ * with what the config says (the container started from another config).
+ */
+static void pt_check_attached(const struct pt_dev_opts *o,
+			      const struct pt_majors *m,
+			      const struct pt_ctconf *c, bool have_conf,
+			      const struct pt_cgbpf *b, const char *err,
+			      struct pt_report *rep, json_object *jout)
+{
+	const char *fallback =
+		have_conf ? "the config's verdict stands" :
+			    "give --lxc-config to decide from the config";
+	struct pt_need *need;
+	size_t nneed, i;
+	char why[300];
+
+	pt_attached_json(o, err ? NULL : b, err, jout);
+	if (err) {
+		pt_find(rep, "KERNEL", o->attached, 0, NULL, -1, -1, false,
+			"cgroup %s: its device programs cannot be read: %s; %s",
+			o->attached, err, fallback);
+		return;
+	}
+	if (!b->n)
+		pt_find(rep, "KERNEL", o->attached, 0, NULL, -1, -1, false,
+			"cgroup %s: no device program in effect: the kernel denies it no device",
+			o->attached);
+	for (i = 0; i < b->n; i++)
+		pt_find(rep, "KERNEL", o->attached, 0, NULL, -1, -1, false,
+			"cgroup %s: device program id %u%s%s (%zu instructions) in effect%s",
+			o->attached, b->p[i].id, b->p[i].name[0] ? " " : "",
+			b->p[i].name, b->p[i].n,
+			b->n > 1 ? "; every one must allow" : "");
+	nneed = pt_needs(o, c, m, &need);
+	for (i = 0; i < nneed; i++) {
+		const struct pt_need *nd = &need[i];
+		const struct pt_cgprog *by;
+		const char *cfg;
+		int v;
+
+		if (nd->major < 0)
+			continue;
+		v = pt_cgbpf_decide(b, 'c', nd->major, nd->minor, PT_RW, &by,
+				    why, sizeof(why));
+		if (v > 0)
+			pt_find(rep, "KERNEL", o->attached, 0, nd->path,
+				nd->major, nd->minor, false,
+				"c %d:%-4d %-22s admitted %s", nd->major,
+				nd->minor, nd->path,
+				!b->n	 ? "(no device program in effect)" :
+				b->n > 1 ? "by the programs in effect" :
+					   "by the program in effect");
+		else if (!v)
+			pt_find(rep, "KERNEL", o->attached, 0, nd->path,
+				nd->major, nd->minor, nd->breaks,
+				"c %d:%-4d %-22s %s: denied by program id %u: opens fail with EPERM%s",
+				nd->major, nd->minor, nd->path, nd->fam, by->id,
+				nd->breaks ?
+					", cuInit returns 999" :
+					" (profilers only; cuInit does not open it)");
+		else
+			pt_find(rep, "KERNEL", o->attached, 0, nd->path,
+				nd->major, nd->minor, false,
+				"c %d:%-4d %-22s cannot be decided: %s; %s",
+				nd->major, nd->minor, nd->path, why, fallback);
+		cfg = have_conf ? pt_config_says(rep, nd) : NULL;
+		if (cfg && v >= 0 && (v > 0) != !strcmp(cfg, "ok"))
+			pt_find(rep, "DIFFERS", o->attached, 0, nd->path,
+				nd->major, nd->minor, false,
+				"c %d:%-4d %-22s the config %s it, the running container's program %s it: it was started from another config, or the config changed since (the policy is built at start)",
+				nd->major, nd->minor, nd->path,
+				!strcmp(cfg, "ok") ? "admits" :
+						     "does not admit",
+				v > 0 ? "admits" : "denies");
+	}
+	free(need);
+}
+
 static int pt_int_cmp(const void *a, const void *b)
 {
 	return *(const int *)a - *(const int *)b;
@@ -1286,6 +1416,7 @@ static void pt_devices_usage(FILE *out)
 	fprintf(out,
 		"usage: pagetrail devices [--root DIR [--open]] [--lxc-config FILE | --devices-list FILE]\n"
 		"                        [--proc-devices FILE] [--cgroup unified|legacy] [--no-open] [--json]\n"
+		"                        [--attached CGROUP_DIR]  (a running container's device programs)\n"
 		"exit: 0 nothing breaks CUDA init, 1 something does, 2 usage or input error\n");
 }
 
@@ -1311,6 +1442,7 @@ static int pt_devices_opts(int argc, char **argv, struct pt_dev_opts *o)
 		{ "no-open", no_argument, NULL, 'n' },
 		{ "open", no_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "attached", required_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1351,6 +1483,9 @@ static int pt_devices_opts(int argc, char **argv, struct pt_dev_opts *o)
 		case 'j':
 			o->json = true;
 			break;
+		case 'a':
+			o->attached = optarg;
+			break;
 		case 'h':
 			pt_devices_usage(stdout);
 			return 0;
@@ -1361,6 +1496,11 @@ static int pt_devices_opts(int argc, char **argv, struct pt_dev_opts *o)
 	}
 	if (optind < argc || (o->config && o->devlist)) {
 		pt_devices_usage(stderr);
+		return 2;
+	}
+	if (o->attached && o->fixture) {
+		fprintf(stderr,
+			"pagetrail devices: --attached reads this host's kernel: not with --proc-devices\n");
 		return 2;
 	}
 	if (o->open < 0)
@@ -1374,12 +1514,13 @@ int pt_cmd_devices(int argc, char **argv)
 	struct pt_parse_error perr = { 0 };
 	struct pt_report rep = { 0 };
 	struct pt_ctconf c = { 0 };
+	struct pt_cgbpf cgb = { 0 };
 	struct pt_majors m;
 	json_object *jout;
-	char *names = NULL, why[200];
+	char *names = NULL, why[200], cgb_why[300];
 	bool have_conf;
 	size_t i, len = 0;
-	int rc, rootfd = -1;
+	int rc, rootfd = -1, cgb_rc;
 
 	rc = pt_devices_opts(argc, argv, &o);
 	if (rc >= 0)
@@ -1405,6 +1546,18 @@ int pt_cmd_devices(int argc, char **argv)
 			pt_majors_free(&m);
 			return 2;
 		}
+	}
+	cgb_rc = o.attached ? pt_cgbpf_load(o.attached, &cgb, cgb_why,
+					    sizeof(cgb_why)) :
+			      0;
+	if (cgb_rc == -2) {
+		fprintf(stderr, "pagetrail devices: --attached %s: %s\n",
+			o.attached, cgb_why);
+		pt_ctconf_free(&c);
+		pt_majors_free(&m);
+		if (rootfd >= 0)
+			close(rootfd);
+		return 2;
 	}
 	jout = json_object_new_object();
 	for (i = 0; i < m.n; i++) {
@@ -1440,6 +1593,9 @@ int pt_cmd_devices(int argc, char **argv)
 		pt_scan_nodes(&o, &m, rootfd, jout, &rep);
 	if (have_conf)
 		pt_check_config(&o, &m, &c, &rep, jout);
+	if (o.attached)
+		pt_check_attached(&o, &m, &c, have_conf, &cgb,
+				  cgb_rc ? cgb_why : NULL, &rep, jout);
 	if (!o.json)
 		pt_report_print(have_conf ? &c : NULL, &rep);
 	pt_report_json(&rep, jout);
@@ -1458,6 +1614,7 @@ int pt_cmd_devices(int argc, char **argv)
 	pt_report_free(&rep);
 	pt_ctconf_free(&c);
 	pt_majors_free(&m);
+	pt_cgbpf_free(&cgb);
 	free(names);
 	if (rootfd >= 0)
 		close(rootfd);
