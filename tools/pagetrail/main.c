@@ -35,7 +35,7 @@ static const struct pt_cmd pt_cmds[] = {
 	{ "diagnose", pt_cmd_diagnose, "[--json]: root-cause class of each anomaly chain" },
 	{ "evidence", pt_cmd_evidence, "-o DIR: publishable, aliased evidence package" },
 	{ "timeline", pt_cmd_timeline, "-o FILE.svg: flagged pages' lives as a picture" },
-	{ "devices", pt_cmd_devices, "[--root DIR [--open]] [--lxc-config FILE | --devices-list FILE] [--proc-devices FILE] [--cgroup unified|legacy] [--no-open] [--json]: NVIDIA nodes and a container's device policy, per node" },
+	{ "devices", pt_cmd_devices, "[--root DIR [--open]] [--lxc-config FILE | --devices-list FILE] [--proc-devices FILE] [--cgroup unified|legacy] [--no-open] [--attached CGROUP_DIR] [--json]: NVIDIA nodes and a container's device policy, per node" },
 	{ "denials", pt_cmd_denials, "[--json]: recorded device-cgroup denials" },
 };
 
