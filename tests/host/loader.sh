@@ -37,6 +37,19 @@ is "$(param nv_alloc_pool_bit "$p") $(param nv_alloc_page_table "$p") $(param nv
 p=$("$TOP/scripts/pagetrail-load" --target nvidia --source table --driver-version 595.45.04 --dry-run 2>&1)
 is "$(param nv_alloc_pool_bit "$p") $(param nv_alloc_page_table "$p")" "203 48" \
 	"table: 595.45.04 has flags at 24/25 and page_table at 48"
+# 595.58.03 to 610.x keep 595.45.04's structures (nvidia-610.md D9; the
+# facts in tests/fixtures/nvidia), and the table knows them: no guess.
+for v in 595.58.03 595.71.05 595.80 610.43.02; do
+	p=$("$TOP/scripts/pagetrail-load" --target nvidia --source table --driver-version $v --dry-run 2>&1)
+	like "$p" "source=table \(driver $v" "table: $v is a known release"
+	is "$(param nv_alloc_size "$p") $(param nv_alloc_usage_count "$p") $(param nv_alloc_usage_size "$p") $(param nv_alloc_pool_bit "$p") $(param nv_alloc_num_pages "$p") $(param nv_alloc_order "$p") $(param nv_alloc_page_table "$p")" \
+		"112 16 8 203 32 36 48" "table: $v has 595.45.04's nv_alloc_t (atomic64_t usage_count, flags at 24/25, page_table at 48)"
+	ok $(! grep -q "newer than the layouts" <<< "$p"; echo $?) "table: $v is not treated as an unknown newer release"
+done
+p=$("$TOP/scripts/pagetrail-load" --target nvidia --source table --driver-version 615.10.01 --dry-run 2>&1)
+ok $? "table: a release newer than 610.x still gets a layout"
+like "$p" "615\.10\.01 is newer than the layouts this table knows.*assuming 595\.45\.04's, not measured" \
+	"table: and says it is assumed, not measured"
 p=$("$TOP/scripts/pagetrail-load" --target nvidia --source table --driver-version 580.105.08 --dry-run 2>&1)
 ok $([ $? -ne 0 ]; echo $?) "table: a driver without the pool is refused"
 like "$p" "predates the page pool" "table: and says why"
