@@ -9,7 +9,7 @@ PROGS_OUT ?= $(TOP)/build/progs
 CC_PROGS ?= gcc
 PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/tests/nvsim
 
-PROGS := cuinit memhog stopwatch ptbadin devcg_bpf
+PROGS := cuinit memhog stopwatch ptbadin devcg_bpf uring_read
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
 # The pagetrail command: every tools/pagetrail/*.c, dynamically linked
@@ -48,6 +48,7 @@ $(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/stopwatch: tests/progs/stopwatch.c
 $(PROGS_OUT)/ptbadin: tests/progs/ptbadin.c
 $(PROGS_OUT)/devcg_bpf: tests/progs/devcg_bpf.c
+$(PROGS_OUT)/uring_read: tests/progs/uring_read.c
 $(PROG_BINS):
 	@mkdir -p $(PROGS_OUT)
 	$(CC_PROGS) $(PROG_CFLAGS) -o $@ $(filter %.c,$^)

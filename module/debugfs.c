@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
+#include <linux/mutex.h>
 #include <pagetrail/debugfs.h>
 #include <pagetrail/control.h>
 #include <pagetrail/ring.h>
@@ -195,7 +196,13 @@ DEFINE_SHOW_ATTRIBUTE(pt_coverage);
 
 /* --- events (text) and events.bin: consuming reads of the ring ---------- */
 
+/*
+ * One per open file. read(2) on a shared file is serialised by f_pos_lock,
+ * but io_uring runs reads of one file on parallel io-wq workers: the lock
+ * keeps off <= len for them too.
+ */
 struct pt_text_reader {
+	struct mutex lock; /* line, len, off */
 	char line[640];
 	size_t len;
 	size_t off;
@@ -203,9 +210,12 @@ struct pt_text_reader {
 
 static int pt_events_open(struct inode *inode, struct file *file)
 {
-	file->private_data = kzalloc(sizeof(struct pt_text_reader), GFP_KERNEL);
-	if (!file->private_data)
+	struct pt_text_reader *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
 		return -ENOMEM;
+	mutex_init(&r->lock);
+	file->private_data = r;
 	return nonseekable_open(inode, file);
 }
 
@@ -227,6 +237,10 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0, n;
 
+	if (mutex_lock_interruptible(&r->lock))
+		return -ERESTARTSYS;
+	if (WARN_ON_ONCE(r->off > r->len))
+		r->off = r->len; /* drop the line rather than read past it */
 	while (done < count) {
 		if (r->off == r->len) {
 			if (!pt_ring_read(&rec))
@@ -238,11 +252,14 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 		if (done && r->len - r->off > count - done)
 			break; /* kept in r->line for the next read */
 		n = min(count - done, r->len - r->off);
-		if (copy_to_user(ubuf + done, r->line + r->off, n))
+		if (copy_to_user(ubuf + done, r->line + r->off, n)) {
+			mutex_unlock(&r->lock);
 			return done ? done : -EFAULT;
+		}
 		r->off += n;
 		done += n;
 	}
+	mutex_unlock(&r->lock);
 	*ppos += done;
 	return done;
 }
