@@ -16,9 +16,10 @@
  * &sysmem_page_pools, handed in by scripts/pagetrail-load from
  * /proc/kallsyms: a data symbol has no kprobe to resolve it, and calling
  * kallsyms_lookup_name() through a kprobe-resolved address faults on IBT.
+ * 0400: a kernel address in sysfs would undo KASLR for every local user.
  */
 static unsigned long nv_pools_addr;
-module_param(nv_pools_addr, ulong, 0444);
+module_param(nv_pools_addr, ulong, 0400);
 MODULE_PARM_DESC(
 	nv_pools_addr,
 	"address of the target's sysmem_page_pools (0: skip the live pool check)");
