@@ -447,6 +447,8 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	pt_hotprof_mark(PT_HP_LOOKUP);
 	if (!c && obs->tracked_only)
 		goto unlock;
+	if (obs->pooled_only && (!c || !pt_state_pooled(c->state)))
+		goto unlock;
 	from = c ? c->state : PT_ST_UNTRACKED;
 	/* Freed by the driver, reused elsewhere, now mapped by the driver. */
 	if (!c && obs->role == PT_ROLE_INSERT && obs->owner_known &&

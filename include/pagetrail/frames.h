@@ -31,6 +31,8 @@ struct pt_frame {
 	int fail_ret; /* MMAP: errno of the first failed insert */
 	int inner_ret; /* MMAP: the helper's return value */
 	u32 flags; /* the profile's own marks on this call */
+	/* a second object: RELEASE, the lock of the pool it will admit to */
+	unsigned long aux_obj;
 	u8 ctx;
 };
 

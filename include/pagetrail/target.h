@@ -7,6 +7,7 @@
 
 struct pt_profile;
 struct seq_file;
+struct module;
 
 int pt_target_init(const struct pt_profile *profile, const char *target,
 		   bool attach);
@@ -17,5 +18,10 @@ void pt_target_fail(const char *why);
 bool pt_target_failing(void);
 bool pt_target_attached(void);
 void pt_target_show(struct seq_file *m);
+/*
+ * The target's struct module if pagetrail saw it load (else NULL): valid
+ * while attached, which the module notifier ends before it is freed.
+ */
+struct module *pt_target_module(void);
 
 #endif /* PAGETRAIL_TARGET_H */

@@ -62,6 +62,8 @@ struct pt_obs {
 	bool owner_known; /* INSERT: token is the VMA's allocation */
 	bool create; /* start tracking the chunk if unknown */
 	bool tracked_only; /* an untracked chunk: nothing to say */
+	/* only a chunk the table holds in the pool: a take seen after the fact */
+	bool pooled_only;
 	bool unsure; /* made by a driver call that began before attach */
 	/* sampled page facts */
 	bool sampled;

@@ -44,8 +44,20 @@ void nv_alloc_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 
 	if ((nv_fallbacks & NV_FB_SET_PAGE) && regs_return_value(regs) == 0) {
 		obs.alloc_seq = d->f->alloc_seq;
-		nv_walk_alloc_range(d->f->obj, d->f->count, U32_MAX, &obs,
-				    true);
+		/* The take inlined too: what the pool gave is known by state. */
+		if ((nv_fallbacks & NV_FB_POOL_TAKE) &&
+		    (nv_fallbacks & NV_FB_MOVE_PAGES)) {
+			nv_take_by_state(d->f->obj, d->f, 0, U32_MAX);
+		} else {
+			if (nv_fallbacks & NV_FB_POOL_TAKE) {
+				obs.cause = PT_CAUSE_POOL;
+				nv_walk_alloc_range(d->f->obj, 0, d->f->count,
+						    &obs, true);
+				obs.cause = PT_CAUSE_FRESH;
+			}
+			nv_walk_alloc_range(d->f->obj, d->f->count, U32_MAX,
+					    &obs, true);
+		}
 	}
 	pt_frame_pop(d->f);
 }
@@ -140,10 +152,25 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	take = pt_frame_find(PT_CTX_TAKE);
 	/* Only nv_alloc_system_pages calls it: no frame, it began before attach. */
 	obs.unsure = !alloc || (take && (take->flags & NV_TAKE_UNSURE));
-	/* move_pages inlined: the take is seen here, its list is not. */
-	if (take && (nv_fallbacks & NV_FB_MOVE_PAGES))
-		nv_take_by_walk(d->at, take, d->idx, 1);
-	obs.cause = take ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
+	if (nv_fallbacks & NV_FB_POOL_TAKE) {
+		/* The take inlined: pooled chunks come first in page_table. */
+		if (!(nv_fallbacks & NV_FB_MOVE_PAGES)) {
+			obs.cause = alloc && alloc->obj == d->at &&
+						    d->idx < alloc->count ?
+					    PT_CAUSE_POOL :
+					    PT_CAUSE_FRESH;
+		} else if (alloc && alloc->obj == d->at) {
+			nv_take_by_state(d->at, alloc, d->idx, 1);
+			return; /* it assigned the chunk, as taken or fresh */
+		} else {
+			obs.cause = PT_CAUSE_FRESH;
+		}
+	} else {
+		/* move_pages inlined: the take is seen here, its list is not. */
+		if (take && (nv_fallbacks & NV_FB_MOVE_PAGES))
+			nv_take_by_walk(d->at, take, d->idx, 1);
+		obs.cause = take ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
+	}
 	obs.token = pt_token(d->at);
 	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
 	obs.index = first;
@@ -167,6 +194,19 @@ int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	return 0;
 }
 
+/* nv_free_system_pages: where 610.x admits to the pool in its own body. */
+int nv_release_system_entry(struct pt_probe *p, struct pt_regs *regs,
+			    void *data)
+{
+	struct nv_release_data *d = data;
+
+	if (nv_release_entry(p, regs, data))
+		return 1;
+	if (nv_fallbacks & NV_FB_POOL_ADMIT)
+		nv_admit_at_release(d->f, d->at);
+	return 0;
+}
+
 /*
  * Chunks the allocation still owns here were neither pooled nor freed:
  * someone else holds them. After an admission the walk is skipped: those
@@ -178,7 +218,9 @@ void nv_release_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct nv_release_data *d = data;
 	struct pt_obs obs = { .role = PT_ROLE_RELEASE };
 
-	if (!(d->f->flags & NV_RELEASE_ADMITTED))
+	/* An expected admission: as after one, chunks may be others' now. */
+	if (!(d->f->flags & (NV_RELEASE_ADMITTED | NV_RELEASE_ADMIT_EXPECTED)))
 		nv_walk_alloc_chunks(d->at, &obs, true);
+	nv_admit_end(d->f);
 	pt_frame_pop(d->f);
 }

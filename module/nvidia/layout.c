@@ -94,7 +94,7 @@ bool nv_read_ulong(unsigned long addr, unsigned long *v)
 	return nv_read(addr, v, sizeof(*v));
 }
 
-static bool nv_read_u32(unsigned long addr, u32 *v)
+bool nv_read_u32(unsigned long addr, u32 *v)
 {
 	return nv_read(addr, v, sizeof(*v));
 }
@@ -243,8 +243,10 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 }
 
 /* Chunks [first, first + nr) of an allocation, as @obs says; how many recorded. */
-u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
-			struct pt_obs *obs, bool sample)
+u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
+		       int (*fn)(struct pt_obs *obs, unsigned long va,
+				 void *arg),
+		       struct pt_obs *obs, void *arg)
 {
 	struct nv_alloc_view av;
 	unsigned long va;
@@ -265,12 +267,53 @@ u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
 		if (!nv_pte_virt(&av, i, &va) || !va)
 			break;
 		obs->index = i;
-		ret = nv_observe_chunk(obs, va, sample, NV_VA_FROM_PTE);
+		ret = fn(obs, va, arg);
 		if (ret < 0)
 			break;
 		recorded += ret;
 	}
 	return recorded;
+}
+
+/* @arg non-NULL: sample the struct page too. */
+static int nv_observe_pte_chunk(struct pt_obs *obs, unsigned long va, void *arg)
+{
+	return nv_observe_chunk(obs, va, arg != NULL, NV_VA_FROM_PTE);
+}
+
+u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
+			struct pt_obs *obs, bool sample)
+{
+	return nv_walk_alloc_each(at, first, nr, nv_observe_pte_chunk, obs,
+				  sample ? obs : NULL);
+}
+
+/* at->flags.pool: the allocation may come from, and go back to, a pool. */
+bool nv_alloc_pool_flag(unsigned long at, bool *pool)
+{
+	int bit = nv_layout.alloc_pool_bit;
+	u8 byte;
+
+	if (bit < 0 || !nv_read(at + bit / 8, &byte, 1))
+		return false;
+	*pool = byte & BIT(bit % 8);
+	return true;
+}
+
+/* sysmem_page_pools[node][order], read live; 0: none, or not known. */
+unsigned long nv_pool_at(u32 node, u32 order)
+{
+	unsigned long pool = 0;
+
+	if (!nv_pools || node >= MAX_NUMNODES ||
+	    order > nv_layout.max_page_order)
+		return 0;
+	nv_read_ulong(
+		nv_pools +
+			sizeof(void *) *
+				(node * (nv_layout.max_page_order + 1) + order),
+		&pool);
+	return pool;
 }
 
 void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample)

@@ -60,6 +60,15 @@ struct pt_nv_stats {
 /* pt_frame.flags of a RELEASE frame: what its nested admission did. */
 #define NV_RELEASE_ADMITTED BIT(0) /* chunks went to the pool */
 #define NV_RELEASE_ADMIT_REFUSED BIT(1) /* the pool declined: direct frees */
+/*
+ * nv_mem_pool_free_pages inlined (NV_FB_POOL_ADMIT): the allocation is
+ * headed for the pool (flags.pool set, its pool exists), so ADMIT was
+ * recorded at the release's entry, where the 595 admission records it
+ * (aux_obj holds that pool's lock); then the pool lock's release inside
+ * this frame, the splice's end.
+ */
+#define NV_RELEASE_ADMIT_EXPECTED BIT(2)
+#define NV_RELEASE_UNLOCK_SEEN BIT(3)
 
 /*
  * Static helpers that optimising builds inline (clang -O2, GCC -O3): when
@@ -70,8 +79,15 @@ enum nv_fallback {
 	NV_FB_MOVE_PAGES = BIT(1), /* TAKE next to its ASSIGN, list unseen */
 	NV_FB_FREE_LIST = BIT(2), /* RECLAIM from frees in shrink/destroy */
 	NV_FB_COHERENT = BIT(3), /* coherent ASSIGN from the contig return */
+	/* 610.x makes these static and inlines them (nvidia-610.md D1, D2) */
+	NV_FB_POOL_TAKE = BIT(4), /* TAKE by move_pages in the ALLOC frame */
+	NV_FB_POOL_ADMIT = BIT(5), /* ADMIT at the release, up() confirms */
+	NV_FB_POOL_DESTROY = BIT(6), /* teardown: pooled frees at unload */
 };
 extern unsigned int nv_fallbacks;
+/* &sysmem_page_pools and the target's struct module, while attached (or 0). */
+extern unsigned long nv_pools;
+bool nv_target_going(void);
 
 extern struct pt_nv_layout nv_layout;
 extern struct pt_nv_stats nv_stats;
@@ -127,6 +143,7 @@ struct nv_insert_data {
 /* layout.c: reads and walks */
 bool nv_read(unsigned long addr, void *dst, size_t len);
 bool nv_read_ulong(unsigned long addr, unsigned long *v);
+bool nv_read_u32(unsigned long addr, u32 *v);
 void nv_decode_error(const char *what, unsigned long obj);
 bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v);
 bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va);
@@ -144,6 +161,12 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);
 void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
 u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
 			struct pt_obs *obs, bool sample);
+u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
+		       int (*fn)(struct pt_obs *obs, unsigned long va,
+				 void *arg),
+		       struct pt_obs *obs, void *arg);
+bool nv_alloc_pool_flag(unsigned long at, bool *pool);
+unsigned long nv_pool_at(u32 node, u32 order);
 
 /* alloc.c */
 int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
@@ -155,11 +178,17 @@ void nv_frame_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_release_system_entry(struct pt_probe *p, struct pt_regs *regs,
+			    void *data);
 void nv_release_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 
 /* pool.c */
 void nv_take_by_walk(unsigned long at, struct pt_frame *take, u32 first,
 		     u32 nr);
+u32 nv_take_by_state(unsigned long at, struct pt_frame *alloc, u32 first,
+		     u32 nr);
+void nv_admit_at_release(struct pt_frame *release, unsigned long at);
+void nv_admit_end(struct pt_frame *release);
 int nv_take_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_move_entry(struct pt_probe *p, struct pt_regs *regs, void *data);

@@ -72,14 +72,48 @@ void nv_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pt_frame_pop(d->f);
 }
 
+/*
+ * The frames a move belongs to: a take, a shrinker scan, and where the
+ * take is inlined (610.x) the allocation that does it in its own body.
+ */
+static struct pt_frame *nv_move_frame(void)
+{
+	u32 ctx = BIT(PT_CTX_TAKE) | BIT(PT_CTX_SHRINK);
+
+	if (nv_fallbacks & NV_FB_POOL_TAKE)
+		ctx |= BIT(PT_CTX_ALLOC);
+	return pt_frame_innermost(ctx);
+}
+
 int nv_move_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_move_data *d = data;
 
-	if (!pt_frame_innermost(BIT(PT_CTX_TAKE) | BIT(PT_CTX_SHRINK)))
+	if (!nv_move_frame())
 		return 1;
 	d->dst = regs_get_kernel_argument(regs, 0);
 	d->src = regs_get_kernel_argument(regs, 1);
+	return 0;
+}
+
+/*
+ * The pool a list head belongs to, when only the list is known (the take
+ * inlined into the allocation): it must be the live pool of its own
+ * [node][order] cell, and of the allocation's order.
+ */
+static unsigned long nv_pool_of_list(unsigned long list, u32 order)
+{
+	unsigned long cand[2] = { list - nv_layout.pool_clean_list,
+				  list - nv_layout.pool_dirty_list };
+	struct nv_pool_view pv;
+	unsigned int i;
+
+	/* Quiet reads: the other candidate is no pool, and that is no error. */
+	for (i = 0; i < ARRAY_SIZE(cand); i++)
+		if (nv_read_u32(cand[i] + nv_layout.pool_node_id, &pv.node) &&
+		    nv_read_u32(cand[i] + nv_layout.pool_order, &pv.order) &&
+		    pv.order == order && nv_pool_at(pv.node, pv.order) == cand[i])
+			return cand[i];
 	return 0;
 }
 
@@ -87,19 +121,36 @@ int nv_move_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_move_data *d = data;
-	struct pt_frame *f =
-		pt_frame_innermost(BIT(PT_CTX_TAKE) | BIT(PT_CTX_SHRINK));
+	struct pt_frame *f = nv_move_frame();
 	struct nv_pool_view pool;
 	struct pt_obs obs = { .create = true };
+	unsigned long pool_addr;
 
-	if (!f || !nv_pool_read(f->obj, &pool))
+	if (!f)
 		return;
-	if (d->src == f->obj + nv_layout.pool_clean_list) {
+	pool_addr = f->obj;
+	if (f->ctx == PT_CTX_ALLOC) {
+		struct nv_alloc_view av;
+
+		if (!nv_alloc_read(f->obj, &av))
+			return;
+		pool_addr = nv_pool_of_list(d->src, av.order);
+		if (!pool_addr) {
+			nv_decode_error(
+				"nv_mem_pool_move_pages source list (no pool of the allocation's order)",
+				d->src);
+			return;
+		}
+	}
+	if (!nv_pool_read(pool_addr, &pool))
+		return;
+	if (d->src == pool_addr + nv_layout.pool_clean_list) {
 		obs.cause = PT_CAUSE_CLEAN;
-	} else if (d->src == f->obj + nv_layout.pool_dirty_list) {
+	} else if (d->src == pool_addr + nv_layout.pool_dirty_list) {
 		obs.cause = PT_CAUSE_DIRTY;
 	} else {
-		nv_decode_error("nv_mem_pool_move_pages source list", f->obj);
+		nv_decode_error("nv_mem_pool_move_pages source list",
+				pool_addr);
 		return;
 	}
 	if (f->ctx == PT_CTX_SHRINK) {
@@ -115,7 +166,67 @@ void nv_move_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	}
 	obs.order = pool.order;
 	obs.aux = nv_pool_aux(&pool);
+	/* ALLOC: its count is then where the fresh chunks begin. */
 	f->count += nv_walk_entries(d->dst, &obs);
+}
+
+struct nv_take_state {
+	struct pt_obs assign;
+	u32 taken;
+};
+
+/* One chunk: a take if the table holds it pooled, then its assignment. */
+static int nv_take_or_fresh(struct pt_obs *take, unsigned long va, void *arg)
+{
+	struct nv_take_state *s = arg;
+	bool ok;
+	u64 pfn = pt_virt_to_pfn(va, &ok);
+	int ret;
+
+	/* A pool holds chunks of its own node only: the chunk names it. */
+	if (ok && pfn_valid(pfn))
+		take->aux = page_to_nid(pfn_to_page(pfn)) << 16 | take->order;
+	ret = nv_observe_chunk(take, va, true, NV_VA_FROM_PTE);
+	/*
+	 * Not pooled as far as the table knows, yet a fresh page never has
+	 * refcount 0: the pool handed out a page the buddy allocator owns
+	 * (a foreign put), the take 595.x would have shown as TAKE_UNPOOLED.
+	 */
+	if (!ret && take->sampled && take->refcount == 0) {
+		take->pooled_only = false;
+		ret = nv_observe_chunk(take, va, true, NV_VA_FROM_PTE);
+		take->pooled_only = true;
+	}
+	if (ret < 0)
+		return ret;
+	s->taken += ret;
+	s->assign.cause = ret ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
+	s->assign.index = take->index;
+	s->assign.order = take->order;
+	s->assign.token = take->token;
+	s->assign.owner_known = true;
+	return nv_observe_chunk(&s->assign, va, true, NV_VA_FROM_PTE);
+}
+
+/*
+ * The take and move_pages both inlined (610.x with clang or GCC -O3):
+ * nothing of the take is seen but its result. Of chunks [first, first +
+ * nr) of @at, those the table still holds pooled came from the pool (a
+ * TAKE, list unseen); the rest are fresh. Returns the chunks taken.
+ */
+u32 nv_take_by_state(unsigned long at, struct pt_frame *alloc, u32 first,
+		     u32 nr)
+{
+	struct nv_take_state s = {
+		.assign = { .role = PT_ROLE_ASSIGN, .create = true },
+	};
+	struct pt_obs take = { .role = PT_ROLE_TAKE, .pooled_only = true };
+
+	take.alloc_seq = alloc ? alloc->alloc_seq : 0;
+	s.assign.alloc_seq = take.alloc_seq;
+	s.assign.unsure = !alloc;
+	nv_walk_alloc_each(at, first, nr, nv_take_or_fresh, &take, &s);
+	return s.taken;
 }
 
 /* --- admission: nv_mem_pool_free_pages ---------------------------------- */
@@ -162,6 +273,51 @@ void nv_admit_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		release->flags |= NV_RELEASE_ADMIT_REFUSED;
 }
 
+/*
+ * nv_mem_pool_free_pages inlined (610.x): nv_free_system_pages admits in
+ * its own body. It does so when flags.pool is set and the pool of chunk
+ * 0's node and the allocation's order exists; then, like the admission
+ * of 595.x at its entry, every chunk is ADMITted here, before any is
+ * visible to another thread, and the frees that follow in this frame are
+ * the pool turning chunks away (wrong node, no entry, cannot sleep).
+ */
+void nv_admit_at_release(struct pt_frame *release, unsigned long at)
+{
+	struct pt_obs obs = { .role = PT_ROLE_ADMIT, .create = true };
+	struct nv_alloc_view av;
+	struct nv_pool_view pv;
+	unsigned long va, pool, lock;
+	bool ok, pooled;
+	u64 pfn;
+
+	if (!nv_alloc_pool_flag(at, &pooled) || !pooled ||
+	    !nv_alloc_read(at, &av) || !nv_pte_virt(&av, 0, &va) || !va)
+		return;
+	pfn = pt_virt_to_pfn(va, &ok);
+	if (!ok || !pfn_valid(pfn))
+		return;
+	pool = nv_pool_at(page_to_nid(pfn_to_page(pfn)), av.order);
+	if (!pool || !nv_pool_read(pool, &pv) ||
+	    !nv_read_ulong(pool + nv_layout.pool_lock, &lock))
+		return;
+	release->flags |= NV_RELEASE_ADMIT_EXPECTED;
+	release->aux_obj = lock;
+	obs.aux = nv_pool_aux(&pv);
+	nv_walk_alloc_chunks(at, &obs, true);
+}
+
+/*
+ * At the release's return: no release of the pool's lock in between
+ * means nothing was spliced onto the dirty list: the admission declined
+ * (cannot sleep) or turned every chunk away, and all were freed.
+ */
+void nv_admit_end(struct pt_frame *release)
+{
+	if ((release->flags & NV_RELEASE_ADMIT_EXPECTED) &&
+	    !(release->flags & NV_RELEASE_UNLOCK_SEEN))
+		atomic64_inc(&nv_stats.admit_refused);
+}
+
 /* --- scrubber: nv_mem_pool_worker, and up() on the pool lock ------------ */
 
 int nv_worker_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
@@ -191,9 +347,18 @@ int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 
 	if (!pt_frames_active())
 		return 1;
-	f = pt_frame_find(PT_CTX_SCRUB);
-	if (!f || !nv_read_ulong(f->obj + nv_layout.pool_lock, &lock) ||
-	    lock != sem)
+	/* A shrinker nested in a release (direct reclaim) unlocks pools too. */
+	f = pt_frame_innermost(BIT(PT_CTX_SCRUB) | BIT(PT_CTX_RELEASE) |
+			       BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
+	if (!f || f->ctx == PT_CTX_SHRINK || f->ctx == PT_CTX_DESTROY)
+		return 1;
+	/* The inlined admission's unlock: its splice is done. */
+	if (f->ctx == PT_CTX_RELEASE) {
+		if ((f->flags & NV_RELEASE_ADMIT_EXPECTED) && f->aux_obj == sem)
+			f->flags |= NV_RELEASE_UNLOCK_SEEN;
+		return 1;
+	}
+	if (!nv_read_ulong(f->obj + nv_layout.pool_lock, &lock) || lock != sem)
 		return 1;
 	clean = f->obj + nv_layout.pool_clean_list;
 	if (!nv_read_ulong(clean, &head) || head == clean ||
@@ -265,6 +430,19 @@ void nv_scan_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pt_frame_pop(d->f);
 }
 
+/*
+ * nv_mem_pool_destroy inlined (NV_FB_POOL_DESTROY): outside any shrinker
+ * or driver frame, while the target unloads, a pool's chunks leave only
+ * through its teardown.
+ */
+static bool nv_in_teardown(void)
+{
+	return (nv_fallbacks & NV_FB_POOL_DESTROY) &&
+	       !pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_ALLOC) |
+				   BIT(PT_CTX_RELEASE) | BIT(PT_CTX_SCRUB)) &&
+	       nv_target_going();
+}
+
 /* nv_mem_pool_free_page_list(list, order): private (shrinker) or pool (destroy) list. */
 int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
@@ -272,11 +450,14 @@ int nv_free_list_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct pt_obs obs = { .role = PT_ROLE_RECLAIM, .create = true };
 	struct pt_frame *outer =
 		pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
+	bool teardown = !outer && nv_in_teardown();
 
 	obs.order = regs_get_kernel_argument(regs, 1);
-	obs.cause = outer && outer->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
-							    PT_CAUSE_SHRINKER;
-	obs.unsure = !outer; /* its shrinker or teardown began before attach */
+	obs.cause = teardown || (outer && outer->ctx == PT_CTX_DESTROY) ?
+			    PT_CAUSE_DESTROY :
+			    PT_CAUSE_SHRINKER;
+	/* its shrinker or teardown began before attach */
+	obs.unsure = !outer && !teardown;
 	if (outer)
 		obs.aux = nv_pool_aux_at(outer->obj);
 	d->f = pt_frame_push(PT_CTX_RECLAIM_FREE);
@@ -311,13 +492,15 @@ static u8 nv_free_cause(void)
 				   BIT(PT_CTX_DESTROY) | BIT(PT_CTX_SHRINK));
 
 	if (!f)
-		return PT_CAUSE_FOREIGN;
+		return nv_in_teardown() ? PT_CAUSE_RECLAIM : PT_CAUSE_FOREIGN;
 	switch (f->ctx) {
 	case PT_CTX_ADMIT:
 		return PT_CAUSE_REJECT;
 	case PT_CTX_RELEASE:
-		return f->flags & NV_RELEASE_ADMIT_REFUSED ? PT_CAUSE_REJECT :
-							     PT_CAUSE_DIRECT;
+		return f->flags & (NV_RELEASE_ADMIT_REFUSED |
+				   NV_RELEASE_ADMIT_EXPECTED) ?
+			       PT_CAUSE_REJECT :
+			       PT_CAUSE_DIRECT;
 	default:
 		return PT_CAUSE_RECLAIM;
 	}
@@ -333,10 +516,17 @@ static void nv_reclaim_by_free(u64 pfn, unsigned int order)
 		pt_frame_innermost(BIT(PT_CTX_SHRINK) | BIT(PT_CTX_DESTROY));
 	struct pt_obs obs = { .role = PT_ROLE_RECLAIM, .tracked_only = true };
 
-	if (!f)
-		return;
 	obs.pfn = pfn;
 	obs.order = order;
+	if (!f) {
+		/* A teardown's free: of a chunk the pool still listed only. */
+		if (!nv_in_teardown())
+			return;
+		obs.cause = PT_CAUSE_DESTROY;
+		obs.pooled_only = true;
+		pt_observe(&obs);
+		return;
+	}
 	obs.cause = f->ctx == PT_CTX_DESTROY ? PT_CAUSE_DESTROY :
 					       PT_CAUSE_SHRINKER;
 	obs.aux = nv_pool_aux_at(f->obj);

@@ -24,6 +24,55 @@ MODULE_PARM_DESC(
 	nv_pools_addr,
 	"address of the target's sysmem_page_pools (0: skip the live pool check)");
 
+/*
+ * The target's struct module (its __this_module), handed in the same way:
+ * with nv_mem_pool_destroy inlined, a pool's teardown is known only as the
+ * frees of pooled chunks while the driver unloads (state GOING).
+ */
+static unsigned long nv_module_addr;
+module_param(nv_module_addr, ulong, 0400);
+MODULE_PARM_DESC(nv_module_addr,
+		 "address of the target's __this_module (0: none; needed only where nv_mem_pool_destroy is inlined)");
+
+/*
+ * What attach found: from the target's own symbol table when pagetrail saw
+ * it load, else from the two parameters above (checked against kallsyms).
+ */
+unsigned long nv_pools;
+static unsigned long nv_module;
+
+/* The target runs its exit: only then does a pool's teardown free chunks. */
+bool nv_target_going(void)
+{
+	int state;
+
+	/* struct module begins with its state. */
+	return nv_module && nv_read(nv_module, &state, sizeof(state)) &&
+	       state == MODULE_STATE_GOING;
+}
+
+/* A defined symbol of a module that pagetrail saw load, by its name. */
+static unsigned long nv_module_symbol(struct module *mod, const char *name)
+{
+	const struct mod_kallsyms *ks;
+	unsigned long addr = 0;
+	unsigned int i;
+
+	rcu_read_lock_sched();
+	ks = rcu_dereference_sched(mod->kallsyms);
+	for (i = 0; ks && i < ks->num_symtab; i++) {
+		const Elf_Sym *sym = &ks->symtab[i];
+
+		if (sym->st_shndx != SHN_UNDEF &&
+		    !strcmp(ks->strtab + sym->st_name, name)) {
+			addr = sym->st_value;
+			break;
+		}
+	}
+	rcu_read_unlock_sched();
+	return addr;
+}
+
 /* --- the probe set ------------------------------------------------------ */
 
 #define DRV(sym, e, r, dsz)                                             \
@@ -61,19 +110,23 @@ static struct pt_probe nv_probes[] = {
 		      nv_frame_ret, FRAME),
 	DRV_INLINABLE("nv_alloc_coherent_pages", nv_coherent_entry,
 		      nv_coherent_ret, sizeof(struct nv_coherent_data)),
-	DRV("nv_mem_pool_alloc_pages", nv_take_entry, nv_take_ret,
-	    sizeof(struct nv_take_data)),
-	DRV("nv_mem_pool_free_pages", nv_admit_entry, nv_admit_ret, FRAME),
+	/* static from 610.x, and inlined into their one caller each */
+	DRV_INLINABLE("nv_mem_pool_alloc_pages", nv_take_entry, nv_take_ret,
+		      sizeof(struct nv_take_data)),
+	DRV_INLINABLE("nv_mem_pool_free_pages", nv_admit_entry, nv_admit_ret,
+		      FRAME),
 	DRV("nv_mem_pool_worker", nv_worker_entry, nv_frame_ret, FRAME),
 	DRV("nv_mem_pool_shrinker_count", nv_count_entry, nv_count_ret, 0),
 	DRV("nv_mem_pool_shrinker_scan", nv_scan_entry, nv_scan_ret, FRAME),
-	DRV("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret, FRAME),
+	/* static from 610.x: kept out of line by 610.43.02's builds so far */
+	DRV_INLINABLE("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret,
+		      FRAME),
 	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret,
 	    FRAME),
 	DRV("nvidia_vma_open", nv_vma_open_entry, NULL, 0),
 	DRV("nvidia_vma_release", nv_vma_release_entry, NULL, 0),
 	DRV("nv_alloc_system_pages", nv_alloc_entry, nv_alloc_ret, FRAME),
-	DRV("nv_free_system_pages", nv_release_entry, nv_release_ret,
+	DRV("nv_free_system_pages", nv_release_system_entry, nv_release_ret,
 	    sizeof(struct nv_release_data)),
 	DRV("nvidia_mmap", nv_mmap_entry, nv_mmap_ret, FRAME),
 	DRV("nv_alloc_contig_pages", nv_alloc_entry, nv_contig_ret, FRAME),
@@ -101,13 +154,80 @@ static const struct {
 	  "reclaims_whose_free_was_not_traced" },
 	{ "nv_alloc_coherent_pages", NV_FB_COHERENT,
 	  "page_table_walk_at_contig_return", "nothing_on_success" },
+	{ "nv_mem_pool_alloc_pages", NV_FB_POOL_TAKE,
+	  "move_pages_in_nv_alloc_system_pages,else_pooled_state_at_its_return",
+	  "take_count_check(take_mismatch),with_move_pages_inlined:list_taken_from,takes_of_chunks_pooled_before_attach_look_fresh" },
+	{ "nv_mem_pool_free_pages", NV_FB_POOL_ADMIT,
+	  "admit_at_nv_free_system_pages_entry_if_flags.pool_and_live_pool,pool_lock_up_confirms",
+	  "declined_vs_every_chunk_turned_away(both_count_as_admit_refused)" },
+	{ "nv_mem_pool_destroy", NV_FB_POOL_DESTROY,
+	  "frees_of_pooled_chunks_outside_any_driver_frame_while_the_target_unloads",
+	  "which_pool_a_teardown_reclaim_came_from(aux_0),a_teardown_on_an_init_failure" },
 };
+
+/*
+ * @addr is where a symbol of @target starts (its name in @sym), and that
+ * symbol is @name (NULL: any name).
+ */
+static bool nv_target_symbol_at(unsigned long addr, const char *name,
+				const char *target, char *sym)
+{
+	char owner[MODULE_NAME_LEN + 4];
+	size_t len, olen;
+
+	sprint_symbol(sym, addr);
+	snprintf(owner, sizeof(owner), " [%s]", target);
+	len = strlen(sym);
+	olen = strlen(owner);
+	if (!strstr(sym, "+0x0/") || len < olen ||
+	    strcmp(sym + len - olen, owner))
+		return false;
+	return !name ||
+	       (!strncmp(sym, name, strlen(name)) && sym[strlen(name)] == '+');
+}
+
+/*
+ * The target's struct module and pools: its own symbol table if pagetrail
+ * saw it load (then a reload needs no new parameters), else the loader's
+ * addresses, each of which must name its symbol of the target.
+ */
+static int nv_find_target(const char *target)
+{
+	struct module *mod = pt_target_module();
+	char sym[KSYM_SYMBOL_LEN];
+
+	nv_module = 0;
+	nv_pools = 0;
+	if (mod) {
+		nv_module = (unsigned long)mod;
+		nv_pools = nv_module_symbol(mod, "sysmem_page_pools");
+		return 0;
+	}
+	if (nv_module_addr) {
+		if (!nv_target_symbol_at(nv_module_addr, "__this_module",
+					 target, sym)) {
+			pr_err("nvidia profile: nv_module_addr names '%s', not %s's __this_module\n",
+			       sym, target);
+			return -EINVAL;
+		}
+		nv_module = nv_module_addr;
+	}
+	if (nv_pools_addr) {
+		if (!nv_target_symbol_at(nv_pools_addr, NULL, target, sym)) {
+			pr_err("nvidia profile: nv_pools_addr names '%s', not a symbol of %s\n",
+			       sym, target);
+			return -EINVAL;
+		}
+		nv_pools = nv_pools_addr;
+	}
+	return 0;
+}
 
 /*
  * Before anything is planted, so that no handler ever runs with the wrong
  * idea of which helpers are seen: a helper with no symbol was inlined.
  */
-static void nv_choose_fallbacks(const char *target)
+static int nv_choose_fallbacks(const char *target)
 {
 	/* Static: too big for the stack; attach is serialized by the target lock. */
 	static char syms[ARRAY_SIZE(nv_fallback_table)]
@@ -133,6 +253,24 @@ static void nv_choose_fallbacks(const char *target)
 				nv_fallback_table[i].symbol,
 				nv_fallback_table[i].via,
 				nv_fallback_table[i].lost);
+	/* The inlined take and admission find their pool in the live table. */
+	if ((nv_fallbacks & (NV_FB_POOL_TAKE | NV_FB_POOL_ADMIT)) &&
+	    !nv_pools) {
+		pr_err("nvidia profile: %s inlines the pool take/admission; their fallbacks need the address of sysmem_page_pools: load pagetrail before %s, or give nv_pools_addr (scripts/pagetrail-load reads it from /proc/kallsyms as root)\n",
+		       target, target);
+		return -EINVAL;
+	}
+	if ((nv_fallbacks & NV_FB_POOL_DESTROY) && !nv_module) {
+		pr_err("nvidia profile: %s inlines nv_mem_pool_destroy; its fallback needs %s's struct module: load pagetrail before %s, or give nv_module_addr (scripts/pagetrail-load reads its __this_module from /proc/kallsyms as root)\n",
+		       target, target, target);
+		return -EINVAL;
+	}
+	if ((nv_fallbacks & NV_FB_POOL_ADMIT) && nv_layout.alloc_pool_bit < 0) {
+		pr_err("nvidia profile: %s inlines nv_mem_pool_free_pages; its fallback needs nv_alloc_pool_bit\n",
+		       target);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static struct pt_tp_hook nv_tp_free = { .name = "mm_page_free",
@@ -164,36 +302,23 @@ static bool nv_list_head_sane(unsigned long head)
  */
 static int nv_check_live_pools(const char *target)
 {
-	char sym[KSYM_SYMBOL_LEN], owner[MODULE_NAME_LEN + 4];
-	size_t len;
-	unsigned long nv_pools_sym;
 	unsigned int node, order, pools = 0, tries;
 	unsigned long cell, pool;
 	struct nv_pool_view pv = {};
 
-	if (!nv_pools_addr) {
+	if (!nv_pools) {
 		pr_warn("nvidia profile: nv_pools_addr not given; pool offsets cannot be checked against live pools\n");
 		return 0;
 	}
 	/*
-	 * The address must lie in the target at a symbol's start. Its name
+	 * nv_pools_addr lies at a symbol's start in the target, but its name
 	 * may read as another zero-sized symbol at the same address (a
-	 * lockdep __key), so what proves it is the array is its contents:
-	 * every pool it points to names its own cell, below.
+	 * lockdep __key): what proves it is the array is its contents, every
+	 * pool it points to naming its own cell.
 	 */
-	sprint_symbol(sym, nv_pools_addr);
-	snprintf(owner, sizeof(owner), " [%s]", target);
-	len = strlen(sym);
-	if (!strstr(sym, "+0x0/") || len < strlen(owner) ||
-	    strcmp(sym + len - strlen(owner), owner)) {
-		pr_err("nvidia profile: nv_pools_addr names '%s', not a symbol of %s\n",
-		       sym, target);
-		return -EINVAL;
-	}
-	nv_pools_sym = nv_pools_addr;
 	for (node = 0; node < MAX_NUMNODES; node++) {
 		for (order = 0; order <= nv_layout.max_page_order; order++) {
-			cell = nv_pools_sym +
+			cell = nv_pools +
 			       sizeof(void *) *
 				       (node * (nv_layout.max_page_order + 1) +
 					order);
@@ -233,10 +358,15 @@ static int nv_attach(const char *target)
 {
 	int ret;
 
+	ret = nv_find_target(target);
+	if (ret)
+		return ret;
 	ret = nv_check_live_pools(target);
 	if (ret)
 		return ret;
-	nv_choose_fallbacks(target);
+	ret = nv_choose_fallbacks(target);
+	if (ret)
+		return ret;
 	ret = pt_probes_attach(nv_probes, ARRAY_SIZE(nv_probes), target);
 	if (ret)
 		return ret;

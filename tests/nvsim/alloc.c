@@ -11,6 +11,9 @@
 #include <linux/nodemask.h>
 #include <linux/topology.h>
 #include "nvsim.h"
+#ifdef NVSIM_STATIC_POOL
+#include "nvsim_pool_io.h"	/* static here, in their callers' file */
+#endif
 
 /* The control device; the driver passes nv_state_t for it too. */
 nv_state_t nvsim_ctl_state = {
@@ -71,6 +74,16 @@ static unsigned long nvsim_fresh_chunk(nv_alloc_t *at, unsigned int gfp_mask)
 	return virt_addr;
 }
 
+/*
+ * foreign_put containment: a chunk it broke is never freed or admitted.
+ * Done before the driver's free path, which has nothing of the kind, so
+ * that the path a tracer sees is the driver's own from its first line.
+ */
+void nvsim_contain_before_free(nv_alloc_t *at)
+{
+	nvsim_sub(chunks_live, nvsim_fault_contain(at));
+}
+
 NV_STATUS PROBE_POINT nv_alloc_system_pages(nv_state_t *nv, nv_alloc_t *at)
 {
 	unsigned int gfp_mask = nv_compute_gfp_mask(nv, at);
@@ -109,6 +122,7 @@ NV_STATUS PROBE_POINT nv_alloc_system_pages(nv_state_t *nv, nv_alloc_t *at)
 failed:
 	pr_warn_ratelimited("nvsim: %s: chunk %u/%u of order %u failed\n", __func__, i,
 			    chunks, at->order);
+	nvsim_contain_before_free(at);
 	nv_free_system_pages(at);
 	return NV_ERR_NO_MEMORY;
 }
@@ -122,8 +136,6 @@ void PROBE_POINT nv_free_system_pages(nv_alloc_t *at)
 	unsigned int i;
 
 	nvsim_sub(chunks_live, nvsim_alloc_chunks(at));
-	/* foreign_put containment: never free or admit a chunk it broke. */
-	nvsim_fault_contain(at);
 
 	/* Low on memory, chunks may come from several nodes: go by the first. */
 	if (at->page_table[0].virt_addr) {

@@ -37,6 +37,11 @@ static int nvsim_ctl_release(struct inode *inode, struct file *file)
 	nvsim_ctl_free_deferred(nvlfp);
 	nvsim_numa_context_free(&nvlfp->mmap_context);
 	nvsim_rm_free_owner(nvlfp);
+	/* 595.71.05+: after RM's cleanup, the context's reference goes. */
+	if (nvlfp->context_ref) {
+		nvsim_inc(context_refs_dropped);
+		nvsim_alloc_put(nvlfp->mmap_context.alloc);
+	}
 	kfree(nvlfp);
 	return 0;
 }
@@ -63,8 +68,9 @@ static int nvsim_ioc_map_numa(nv_linux_file_private_t *nvlfp, const struct nvsim
 }
 
 /*
- * nv_add_mapping_context_to_file(): the raw nv_alloc_t pointer, no
- * usage_count reference. RM validates the range now, not at mmap time.
+ * nv_add_mapping_context_to_file(): the nv_alloc_t pointer, with no
+ * usage_count reference before 595.71.05 and one from it on (release.c),
+ * dropped when this file closes. RM validates the range now, not at mmap.
  */
 static int nvsim_ioc_map_context(nv_linux_file_private_t *nvlfp, const struct nvsim_map_req *req)
 {
@@ -96,6 +102,11 @@ static int nvsim_ioc_map_context(nv_linux_file_private_t *nvlfp, const struct nv
 		ctx->caching = na->at.cache_type;
 		ctx->valid = NV_TRUE;
 		nvlfp->context_handle = req->handle;
+		if (nvsim_ctx_ref) {
+			nvsim_inc(context_refs_taken);
+			atomic64_inc(&na->at.usage_count);
+			nvlfp->context_ref = true;
+		}
 	}
 	mutex_unlock(&nvsim_allocs_lock);
 	if (rc)

@@ -48,9 +48,12 @@ static int __init nvsim_init(void)
 	if (rc)
 		return rc;
 
-	rc = nvsim_pool_aux_init();
+	rc = nvsim_release_init();
 	if (rc)
 		return rc;
+	rc = nvsim_pool_aux_init();
+	if (rc)
+		goto out_release;
 	rc = nvsim_debugfs_init();
 	if (rc)
 		goto out_aux;
@@ -77,6 +80,8 @@ out_pools:
 	nvsim_debugfs_exit();
 out_aux:
 	nvsim_pool_aux_exit();
+out_release:
+	nvsim_release_exit();
 	return rc;
 }
 
@@ -91,6 +96,7 @@ static void __exit nvsim_exit(void)
 	nvsim_report_balance();
 	nvsim_debugfs_exit();
 	nvsim_pool_aux_exit();
+	nvsim_release_exit();
 }
 
 module_init(nvsim_init);

@@ -36,6 +36,22 @@ struct nvsim_owner;
 #define INLINABLE_POINT PROBE_POINT
 #endif
 
+/*
+ * The pool functions 610.x made static (nvsim_pool_io.h): out of line
+ * and global by default, plain static with NVSIM_STATIC_POOL.
+ */
+#ifdef NVSIM_STATIC_POOL
+#define NVSIM_POOL_FN static
+/*
+ * nv_mem_pool_destroy has two callers and 610.43.02's builds keep it out
+ * of line; nvsim inlines it so that the tracer's teardown fallback runs.
+ */
+#define NVSIM_DESTROY_FN static __always_inline
+#else
+#define NVSIM_POOL_FN PROBE_POINT
+#define NVSIM_DESTROY_FN PROBE_POINT
+#endif
+
 /* The driver refuses to take its semaphores where it cannot sleep. */
 #define NV_MAY_SLEEP() (!irqs_disabled() && !in_interrupt() && !in_atomic())
 
@@ -61,6 +77,7 @@ NV_STATUS nv_alloc_system_pages(nv_state_t *nv, nv_alloc_t *at);
 void nv_free_system_pages(nv_alloc_t *at);
 NV_STATUS nv_alloc_contig_pages(nv_state_t *nv, nv_alloc_t *at);
 void nv_free_contig_pages(nv_alloc_t *at);
+void nvsim_contain_before_free(nv_alloc_t *at);
 
 /*
  * RM-side bookkeeping of an allocation. nv_alloc_t comes first, so the
@@ -103,15 +120,19 @@ unsigned long nv_mem_pool_move_pages(struct list_head *dst_list, struct list_hea
 				     unsigned long max_entries_to_move);
 void nv_mem_pool_free_page_list(struct list_head *free_list, unsigned int order);
 #endif
+#ifndef NVSIM_STATIC_POOL	/* else static in alloc.c: nvsim_pool_io.h */
 unsigned int nv_mem_pool_alloc_pages(nv_page_pool_t *mem_pool, nv_alloc_t *at);
 NV_STATUS nv_mem_pool_free_pages(nv_page_pool_t *mem_pool, nv_alloc_t *at);
+#endif
 void nv_mem_pool_worker(void *arg);
 unsigned long nv_mem_pool_shrinker_count(struct shrinker *shrinker, struct shrink_control *sc);
 unsigned long nv_mem_pool_shrinker_scan(struct shrinker *shrinker, struct shrink_control *sc);
 struct shrinker *nv_mem_pool_shrinker_alloc(nv_page_pool_t *mem_pool);
 void nv_mem_pool_shrinker_register(nv_page_pool_t *mem_pool, struct shrinker *shrinker);
 void nv_mem_pool_shrinker_free(nv_page_pool_t *mem_pool);
+#ifndef NVSIM_STATIC_POOL
 void nv_mem_pool_destroy(nv_page_pool_t *mem_pool);
+#endif
 nv_page_pool_t *nv_mem_pool_init(int node_id, unsigned int order);
 NV_STATUS nv_init_page_pools(void);
 void nv_destroy_page_pools(void);
@@ -174,6 +195,11 @@ void nvsim_chardev_exit(void);
 /* NVIDIA's device families on 195 and dynamic majors (devices.c) */
 int nvsim_devices_init(void);
 void nvsim_devices_exit(void);
+
+/* ---- the release modelled (release.c) ---- */
+extern bool nvsim_ctx_ref;	/* the mmap context holds a usage_count ref */
+int nvsim_release_init(void);
+void nvsim_release_exit(void);
 
 /* ---- fault injection (faults.c) ---- */
 extern bool fault_noncomp;

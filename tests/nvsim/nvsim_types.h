@@ -170,6 +170,7 @@ typedef struct nv_linux_file_private_s {
 	nv_alloc_t *free_list;		/* deferred frees, via at->next */
 	spinlock_t free_list_lock;
 	u32 context_handle;		/* nvsim: handle behind mmap_context */
+	bool context_ref;		/* nvsim: mmap_context holds a usage_count ref */
 } nv_linux_file_private_t;
 
 /* nv_kthread_q_t offsets computed from this kernel's lock types. */

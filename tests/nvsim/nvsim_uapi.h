@@ -139,6 +139,8 @@ struct nvsim_selfcheck {
 	X(allocs_live)		/* allocated, not yet freed */		\
 	X(allocs_freed)							\
 	X(allocs_deferred_free)	/* freed from a VMA close, not by RM */	\
+	X(context_refs_taken)	/* 595.71.05+: mmap context's usage ref */ \
+	X(context_refs_dropped)	/* ... dropped at its file's close */	\
 	X(chunks_fresh)		/* from the buddy allocator */		\
 	X(pages_fresh)							\
 	X(chunks_taken_clean)	/* pool take, already scrubbed */	\

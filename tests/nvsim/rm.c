@@ -84,6 +84,7 @@ void nvsim_alloc_put(nv_alloc_t *at)
 
 	/* fault_admit_atomic: the driver frees where it cannot sleep. */
 	atomic_free = at->flags.pool && nvsim_fault_admit_atomic();
+	nvsim_contain_before_free(at);
 	if (atomic_free)
 		preempt_disable();
 	if (at->flags.contig)

@@ -333,9 +333,9 @@ static int nvsim_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "fault_foreign_comm=%s\n", nvsim_foreign_comm);
 	seq_printf(m, "mode_noncomp=%d\nmode_stale_context=%d\nmode_foreign_put=%d\nmode_pinned_admit=%d\n",
 		   fault_noncomp, fault_stale_context, fault_foreign_put, fault_pinned_admit);
-	seq_printf(m, "mode_admit_atomic=%u\nmode_release_race=%u\ninline_helpers=%d\n",
+	seq_printf(m, "mode_admit_atomic=%u\nmode_release_race=%u\ninline_helpers=%d\nstatic_pool=%d\n",
 		   READ_ONCE(fault_admit_atomic), READ_ONCE(fault_release_race),
-		   IS_ENABLED(NVSIM_INLINE_HELPERS));
+		   IS_ENABLED(NVSIM_INLINE_HELPERS), IS_ENABLED(NVSIM_STATIC_POOL));
 	seq_printf(m, "enable_system_memory_pools=0x%x\nnv_max_page_order=%d\n",
 		   NVreg_EnableSystemMemoryPools, NV_MAX_PAGE_ORDER);
 

@@ -9,7 +9,7 @@
 nvrm() { dmesg | grep -c 'NVRM: Userspace mapping creation failed \[-22\]!'; }
 
 plan 24
-insmod /pt/modules/nvsim.ko
+insmod /pt/modules/nvsim.ko $Z2_RELEASE
 ok $? "insmod nvsim"
 is "$(cat $P/fault_stale_context)" N "fault_stale_context is off by default"
 

@@ -11,7 +11,7 @@ finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
 }
 
-insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
+insmod /pt/modules/nvsim.ko $Z2_RELEASE && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded"
 pagetrail status > /tmp/st.txt; rc=$?
 cat /tmp/st.txt >&2
@@ -108,7 +108,7 @@ rmmod pagetrail && rmmod nvsim
 ok $? "unloaded after the faults"
 
 # Clean, shrinker and memory pressure: no finding.
-insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
+insmod /pt/modules/nvsim.ko $Z2_RELEASE && pt_load ring_kb=32768
 ok $? "reloaded for clean runs"
 cuinit --seed 7 > /tmp/cuinit.out
 pagetrail capture -o /tmp/clean.cap 2> /dev/null

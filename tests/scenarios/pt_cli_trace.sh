@@ -40,7 +40,7 @@ like "$(cat /tmp/h.txt)" " nvsim_foreign/$fpid +[0-9]+ free +foreign +pooled_cle
 
 # The same through trace-cmd listen on loopback (record -N).
 echo reset > $PT/control
-rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
+rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko $Z2_RELEASE && pt_load ring_kb=32768
 ok $? "reloaded"
 mkdir -p /tmp/listen
 ip link set lo up 2> /dev/null || ifconfig lo 127.0.0.1 up

@@ -28,7 +28,10 @@ insmod /pt/modules/nvsim.ko
 for i in 1 2 3 4 5 6 7 8 9 10; do [ "$(kv state $PT/control)" = attached ] && break; sleep 0.5; done
 is "$(kv state $PT/control) $(kv attaches $PT/control)" "attached 2" "nvsim back: attached a second time"
 
-# Unload pagetrail in the middle of driver activity, twice.
+# Unload pagetrail in the middle of driver activity, twice. Loaded after
+# the target, it is told the pools' address (as pagetrail-load does): a
+# 610.x linkage needs it for its inlined take and admission.
+good=$(pt_layout)
 (for i in 1 2 3 4 5 6; do cuinit --gens 2 --seed $i > /tmp/bg.$i.out || exit 1; done) &
 bg=$!
 sleep 2

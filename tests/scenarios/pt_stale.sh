@@ -13,7 +13,7 @@
 . /pt/lib/pt.sh
 plan 25
 
-insmod /pt/modules/nvsim.ko && pt_load
+insmod /pt/modules/nvsim.ko $Z2_RELEASE && pt_load
 ok $? "nvsim and pagetrail loaded"
 echo 1 > /sys/module/nvsim/parameters/fault_stale_context
 
