@@ -12,6 +12,9 @@ PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/te
 PROGS := cuinit memhog stopwatch ptbadin devcg_bpf uring_read
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
+# The one version, dkms.conf's; pagetrail --version prints it.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+
 # The pagetrail command: every tools/pagetrail/*.c, dynamically linked
 # against Debian's libraries (json-c; the guest initramfs copies them).
 TOOL_SRCS := $(wildcard $(TOP)/tools/pagetrail/*.c)
@@ -39,9 +42,9 @@ tests: progs
 
 progs: $(PROG_BINS) $(TOOL_BIN)
 
-$(TOOL_BIN): $(TOOL_SRCS) $(TOOL_HDRS) include/uapi/pagetrail.h include/uapi/pagetrail_text.h
+$(TOOL_BIN): $(TOOL_SRCS) $(TOOL_HDRS) include/uapi/pagetrail.h include/uapi/pagetrail_text.h dkms.conf
 	@mkdir -p $(PROGS_OUT)
-	$(CC_PROGS) $(TOOL_CFLAGS) $(shell pkg-config --cflags json-c 2>/dev/null) -o $@ $(TOOL_SRCS) $(TOOL_LIBS)
+	$(CC_PROGS) $(TOOL_CFLAGS) -DPT_VERSION='"$(VERSION)"' $(shell pkg-config --cflags json-c 2>/dev/null) -o $@ $(TOOL_SRCS) $(TOOL_LIBS)
 
 $(PROGS_OUT)/cuinit: tests/progs/cuinit.c tests/nvsim/nvsim_uapi.h
 $(PROGS_OUT)/memhog: tests/progs/memhog.c tests/nvsim/nvsim_uapi.h
@@ -77,7 +80,6 @@ fuzz:
 dkms-check:
 	bash $(TOP)/tests/host/dkms.sh $(TOP)/build/dkms-check
 
-VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
 # The userspace side: the pagetrail command and the loader.
 PREFIX ?= /usr/local
 install: $(TOOL_BIN)

@@ -249,4 +249,91 @@ bad dup "printf 'pagetrail-capture 1\nsection stats 1\nx\nsection stats 1\nx\nen
 bad evtrunc "printf 'pagetrail-capture 1\nsection events.bin 20\n'; head -c 20 '$out/foreign/events.bin'; printf '\nend\n'" "events.bin: truncated record"
 "$PT" decode "$out/bad.notcap" > /dev/null 2> "$out/dec3.err"
 is "$? $(cat "$out/dec3.err")" "2 pagetrail: decode: $out/bad.notcap: too short for a header" "decode: short input refused"
+
+# The command's surface: every subcommand's --help and -h exit 0 with its
+# manual on stdout; `pagetrail help SUB` prints the same; usage errors are
+# one line, "pagetrail SUB: ...", exit 2; --version is dkms.conf's.
+subs="status capture decode history anomalies diagnose evidence timeline devices denials"
+bad_help=
+for c in $subs; do
+	h=$("$PT" "$c" --help 2> "$out/help.err"); rc=$?
+	[ "$rc" = 0 ] && [[ $h == "usage: pagetrail $c "* ]] && [ ! -s "$out/help.err" ] || bad_help="$bad_help $c--help($rc)"
+	[ "$("$PT" "$c" -h 2>&1)" = "$h" ] || bad_help="$bad_help $c-h"
+	[ "$("$PT" help "$c" 2>&1)" = "$h" ] || bad_help="$bad_help help-$c"
+done
+is "$bad_help" "" "every subcommand: --help and -h exit 0 with its manual; pagetrail help SUB prints the same"
+# history took -h for a PFN; capture and evidence printed usage and exit 2.
+h=$("$PT" history --from "$out/foreign" -h); rc=$?
+like "$rc $h" "^0 usage: pagetrail history .*PFN" "history -h: the manual, not a PFN"
+is "$("$PT" --version)" "pagetrail $(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")" "--version: dkms.conf's PACKAGE_VERSION"
+"$PT" help > "$out/help.txt"; rc=$?
+is "$rc $(grep -c '^  [a-z]' "$out/help.txt")" "0 10" "pagetrail help: exit 0, the ten subcommands"
+uerr() {	# uerr EXPECTED-REGEX DESCRIPTION ARGS...
+	local re=$1 d=$2 e rc
+	shift 2
+	e=$("$PT" "$@" 2>&1 > /dev/null); rc=$?
+	is "$rc $(wc -l <<< "$e")" "2 1" "usage error, $d: exit 2, one line"
+	like "$e" "$re" "usage error, $d: says what was wrong"
+}
+uerr "^pagetrail status: unknown option --bogus" "unknown option" status --bogus
+uerr "^pagetrail diagnose: --from needs a value \(CAPTURE\|DIR\)" "missing value" diagnose --from
+uerr "^pagetrail history: which page\? a PFN is required" "history without a PFN" history --from "$out/foreign"
+uerr "^pagetrail history: 'zz' is not a PFN" "history with a bad PFN" history zz --from "$out/foreign"
+uerr "^pagetrail evidence: -o DIR is required" "evidence without -o" evidence --from "$out/foreign"
+uerr "^pagetrail timeline: -o FILE.svg is required" "timeline without -o" timeline --from "$out/foreign"
+uerr "^pagetrail anomalies: unexpected argument 'extra'" "an operand where none is taken" anomalies extra
+uerr "^pagetrail decode: --check takes no value" "a value given to a flag" decode --check=1
+uerr "^pagetrail devices: --lxc-config and --devices-list exclude each other" "devices: exclusive options" devices --lxc-config a --devices-list b
+uerr "^pagetrail denials: unknown option --bogus" "denials: unknown option" denials --bogus
+uerr "^pagetrail help: no subcommand 'nosuch'" "help of an unknown subcommand" help nosuch
+is "$("$PT" diagnose --from="$out/foreign" | grep -c '^finding')" 1 "--opt=value is accepted"
+
+# decode reads a capture (--from) in the order the module wrote it; a
+# capture given where events.bin is expected says so.
+"$PT" decode --check --from "$out/foreign.cap" > "$out/decfrom.txt" 2> "$out/decfrom.err"
+is "$? $(cmp -s "$out/decfrom.txt" <("$PT" decode "$out/foreign/events.bin") && echo same) $(cat "$out/decfrom.err")" \
+	"0 same records=15 first_seq=1 last_seq=15 seq_gaps=0" "decode --from CAPTURE: the capture's events.bin, as decode FILE prints it"
+e=$("$PT" decode "$out/foreign.cap" 2>&1 > /dev/null); rc=$?
+is "$rc $e" "2 pagetrail decode: $out/foreign.cap is a pagetrail capture, not events.bin: pagetrail decode --from $out/foreign.cap" \
+	"decode CAPTURE: says it is a capture and how to decode it"
+
+# capture -o and evidence -o never overwrite silently: the old one is kept
+# as .old (as perf keeps perf.data.old); --force overwrites.
+rm -f "$out/keep.cap" "$out/keep.cap.old"
+PAGETRAIL_DEBUGFS=$out/foreign "$PT" capture -o "$out/keep.cap" 2> /dev/null
+echo previous > "$out/keep.cap.marker"; cp "$out/keep.cap" "$out/keep.first"
+PAGETRAIL_DEBUGFS=$out/clean "$PT" capture -o "$out/keep.cap" 2> "$out/keep.err"
+is "$?:$(cmp -s "$out/keep.cap.old" "$out/keep.first" && echo kept)" "0:kept" "capture -o over an existing file: the old one is FILE.old"
+like "$(cat "$out/keep.err")" "^pagetrail capture: kept the previous $out/keep.cap as $out/keep.cap.old" "capture: says it kept it"
+PAGETRAIL_DEBUGFS=$out/foreign "$PT" capture --force -o "$out/keep.cap" 2> "$out/keep.err"
+is "$(cmp -s "$out/keep.cap.old" "$out/keep.first" && echo untouched) $(grep -c kept "$out/keep.err")" "untouched 0" \
+	"capture --force: overwrites, the .old stays as it was"
+rm -rf "$out/evk"
+"$PT" evidence -o "$out/evk" --from "$out/foreign" 2> /dev/null
+cp "$out/evk/summary.md" "$out/evk.first"
+"$PT" evidence -o "$out/evk" --from "$out/clean" 2> "$out/evk.err"
+is "$?:$(cmp -s "$out/evk/summary.md.old" "$out/evk.first" && echo kept)" "0:kept" "evidence -o an existing package: the old files are kept as .old"
+like "$(cat "$out/evk.err")" "kept the previous $out/evk/evidence.json as $out/evk/evidence.json.old" "evidence: says so"
+
+# Wording: an UNDETERMINED finding names the thread of its record without
+# calling it the culprit; plurals; one time base per anomaly block; no
+# empty stack header.
+f=$(diag1 undetermined)
+is "$(kv insert_thread <<< "$f") $(kv insert_seq <<< "$f") $(grep -c culprit <<< "$f")" "cuinit/201 22 0" \
+	"UNDETERMINED: insert_thread= and insert_seq=, never culprit="
+f=$(diag1 rel-stale_nozero-610.43.02)
+is "$(kv insert_thread <<< "$f") $(grep -c culprit <<< "$f")" "cuinit-map/202 0" "Z2 ruled out (UNDETERMINED): the insert's thread, not a culprit"
+j=$("$PT" diagnose --from "$out/undetermined" --json | tr -d ' \n')
+like "$j" '"culprit":null,"thread":\{"comm":"cuinit","pid":201,"tgid":201,"seq":22,"role":"insert","blamed":false\}' \
+	"diagnose --json UNDETERMINED: culprit null, the thread named with its role, not blamed"
+"$PT" evidence -o "$out/ev-und" --from "$out/undetermined" 2> /dev/null
+like "$(tr -d ' \n' < "$out/ev-und/evidence.json")" '"culprit":null,"thread":"THREAD_T1","thread_role":"insert"' "evidence.json UNDETERMINED: culprit null"
+like "$(cat "$out/ev-und/summary.md")" "culprit unknown \(THREAD_T1 is the thread of the insert, not blamed\)" "summary.md UNDETERMINED: culprit unknown"
+like "$("$PT" diagnose --from "$out/undetermined")" "^pagetrail diagnose .*: 1 finding from 1 anomaly in 4 records" "diagnose: 1 finding, 1 anomaly"
+like "$("$PT" history 0x90000 --from "$out/undetermined")" "^history of pfn 0x90000 .*: [0-9]+ records?, oldest first" "history: record(s)"
+a=$("$PT" anomalies --from "$out/foreign")
+is "$(grep -c '^    ts=' <<< "$a")" 0 "anomalies: the kept history is on the table's time base (no raw ts=)"
+like "$a" "    t=2.000ms role=free cause=foreign" "anomalies: the foreign free at 2.000 ms, as in the table"
+is "$(grep -A1 '^  stack:$' <<< "$a" | grep -c '^anomaly ')" 0 "anomalies: no empty stack: header"
+like "$a" "  stack: none kept with this anomaly" "anomalies: an anomaly without a stack says so"
 summary

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <json-c/json.h>
 #include "common.h"
 #include "cov.h"
@@ -51,6 +52,25 @@ struct pt_finding {
 	struct pt_step step[PT_MAX_STEPS];
 	int nstep;
 };
+
+/*
+ * An UNDETERMINED finding names a thread (its anomalous record's, often
+ * the insert that failed) without blaming it: the culprit is unknown.
+ */
+static inline int pt_finding_blames(const struct pt_finding *f)
+{
+	return strcmp(f->klass, "UNDETERMINED") != 0;
+}
+
+/* The word for the thread a finding names: culprit, or insert_thread... */
+static inline void pt_finding_who(const struct pt_finding *f, char *buf,
+				  size_t n)
+{
+	if (pt_finding_blames(f))
+		snprintf(buf, n, "culprit");
+	else
+		snprintf(buf, n, "%s_thread", pt_role_name(f->culprit->role));
+}
 
 struct pt_analysis {
 	struct pt_anom *anom;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cmds.h"
 #include "analyze.h"
+#include "opt.h"
 
 /* Lines of a block under a heading ("  history", "  stack:"), one by one. */
 static const char *block_section(const struct pt_anom *x, const char *head)
@@ -53,6 +54,61 @@ static void print_line(void *ctx, const char *line, size_t len)
 	printf("    %.*s\n", (int)len, line);
 }
 
+static void count_line(void *ctx, const char *line, size_t len)
+{
+	(void)line;
+	(void)len;
+	++*(size_t *)ctx;
+}
+
+/*
+ * A kept history line on the history table's time base: its leading
+ * "ts=NS" (the module's clock) becomes "t=MS" from the same first record,
+ * so one block reads in one unit. base < 0: the block's first line is 0.
+ */
+struct kept_ctx {
+	long long base;
+};
+
+static void print_kept(void *ctx, const char *line, size_t len)
+{
+	struct kept_ctx *k = ctx;
+	char *end;
+	long long ts;
+
+	if (len < 4 || strncmp(line, "ts=", 3)) {
+		print_line(NULL, line, len);
+		return;
+	}
+	ts = strtoll(line + 3, &end, 10);
+	if (end == line + 3 || (size_t)(end - line) > len) {
+		print_line(NULL, line, len);
+		return;
+	}
+	if (k->base < 0)
+		k->base = ts;
+	printf("    t=%.3fms%.*s\n", (double)(ts - k->base) / 1e6,
+	       (int)(len - (size_t)(end - line)), end);
+}
+
+static void print_stack(const struct pt_anom *x)
+{
+	const char *p = block_section(x, "  stack:");
+	size_t n = 0;
+
+	if (!x->block) {
+		printf("  stack: not recorded in this source\n");
+		return;
+	}
+	for_lines(x, p, 1, count_line, &n);
+	if (!n) {
+		printf("  stack: none kept with this anomaly\n");
+		return;
+	}
+	printf("  stack:\n");
+	for_lines(x, p, 1, print_line, NULL);
+}
+
 static void json_line(void *ctx, const char *line, size_t len)
 {
 	json_object_array_add(ctx, json_object_new_string_len(line, (int)len));
@@ -82,13 +138,13 @@ static void print_anomaly(const struct pt_src *s, size_t k,
 		pt_row_print(stdout, h[i], s->rec[0].ts_ns);
 	free(h);
 	if (block_section(x, "  history")) {
-		printf("  history kept by the module with the anomaly:\n");
-		for_lines(x, block_section(x, "  history"), 1, print_line,
-			  NULL);
+		struct kept_ctx k = { s->nrec ? (long long)s->rec[0].ts_ns :
+						-1 };
+
+		printf("  history kept by the module with the anomaly (t in ms on the same base):\n");
+		for_lines(x, block_section(x, "  history"), 1, print_kept, &k);
 	}
-	printf("  stack:%s\n",
-	       x->block ? "" : " (not recorded in this source)");
-	for_lines(x, block_section(x, "  stack:"), 1, print_line, NULL);
+	print_stack(x);
 }
 
 static struct json_object *anomaly_json(const struct pt_src *s,
@@ -123,18 +179,9 @@ int pt_cmd_anomalies(int argc, char **argv)
 	size_t i;
 	int r;
 
-	for (i = 1; i < (size_t)argc; i++) {
-		int j = (int)i;
-
-		r = pt_srcopt_parse(&o, argc, argv, &j);
-		i = (size_t)j;
-		if (r <= 0) {
-			if (!r)
-				pt_err("anomalies: unknown argument %s",
-				       argv[i]);
-			return 2;
-		}
-	}
+	r = pt_srcopt_args(&pt_spec_anomalies, argc, argv, &o);
+	if (r >= 0)
+		return r;
 	if (pt_src_load(&s, &o, 1))
 		return 2;
 	if (pt_analyze(&a, &s)) {

@@ -15,6 +15,7 @@
 #include "cmds.h"
 #include "common.h"
 #include "capfile.h"
+#include "opt.h"
 
 static const char *const pt_cap_files[] = {
 	"control", "stats", "coverage", "pages", "anomalies", "events.bin"
@@ -173,22 +174,28 @@ int pt_cmd_capture(int argc, char **argv)
 {
 	const char *out = "pagetrail.capture",
 		   *dir = getenv("PAGETRAIL_DEBUGFS");
-	int i, status = 0, have_cmd = 0, rc;
+	int status = 0, force = 0, rc, k;
+	char **cmd = NULL;
+	struct pt_optp p;
 	FILE *f;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "--debugfs") && i + 1 < argc) {
-			dir = argv[++i];
-		} else if (!strcmp(argv[i], "--") && i + 1 < argc) {
-			have_cmd = 1;
-			break;
-		} else {
-			pt_err("usage: pagetrail capture [-o FILE] [-- COMMAND...]");
+	pt_opt_init(&p, &pt_spec_capture, argc, argv);
+	while ((k = pt_opt_next(&p)) != PT_OPT_END) {
+		if (k == PT_OPT_HELP)
+			return 0;
+		if (k == PT_OPT_ERR)
 			return 2;
-		}
+		if (k == PT_OPT_OPERAND)
+			cmd = argv + p.i - 1;
+		else if (k == 'o')
+			out = p.val;
+		else if (k == PT_KEY_DEBUGFS)
+			dir = p.val;
+		else
+			force = 1;
 	}
+	if (!out[0])
+		return pt_usage_err(&pt_spec_capture, "-o needs a file name");
 	if (!dir)
 		dir = PT_DEBUGFS;
 	if (access(dir, R_OK)) {
@@ -196,18 +203,19 @@ int pt_cmd_capture(int argc, char **argv)
 		       dir, strerror(errno));
 		return 2;
 	}
-	if (have_cmd && run_command(argv + i + 1, &status)) {
-		pt_err("capture: cannot run %s: %s", argv[i + 1],
-		       strerror(errno));
+	if (cmd && run_command(cmd, &status)) {
+		pt_err("capture: cannot run %s: %s", cmd[0], strerror(errno));
 		return 2;
 	}
+	if (pt_keep_old("capture", out, force))
+		return 2;
 	f = fopen(out, "wb");
 	if (!f) {
 		pt_err("capture: %s: %s", out, strerror(errno));
 		return 2;
 	}
 	rc = pt_cap_write_header(f) ||
-	     write_identity(f, dir, have_cmd, status) ||
+	     write_identity(f, dir, cmd != NULL, status) ||
 	     write_debugfs(f, dir) || pt_cap_write_end(f);
 	if (fclose(f) || rc) {
 		pt_err("capture: writing %s failed", out);

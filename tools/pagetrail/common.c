@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "common.h"
+#include "opt.h"
 #include "capfile.h"
 #include "records.h"
 #include "trace.h"
@@ -30,29 +31,74 @@ void pt_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int pt_srcopt_parse(struct pt_srcopt *o, int argc, char **argv, int *i)
+int pt_srcopt_set(struct pt_srcopt *o, int key, const char *val)
 {
-	const char *a = argv[*i];
-	const char **dst = NULL;
-
-	if (!strcmp(a, "--json")) {
+	switch (key) {
+	case PT_KEY_FROM:
+		o->from = val;
+		return 1;
+	case PT_KEY_TRACE:
+		o->trace = val;
+		return 1;
+	case PT_KEY_DEBUGFS:
+		o->debugfs = val;
+		return 1;
+	case PT_KEY_JSON:
 		o->json = 1;
 		return 1;
 	}
-	if (!strcmp(a, "--from"))
-		dst = &o->from;
-	else if (!strcmp(a, "--trace"))
-		dst = &o->trace;
-	else if (!strcmp(a, "--debugfs"))
-		dst = &o->debugfs;
-	if (!dst)
-		return 0;
-	if (*i + 1 >= argc) {
-		pt_err("%s needs a value", a);
+	return 0;
+}
+
+int pt_srcopt_args(const struct pt_cmdspec *c, int argc, char **argv,
+		   struct pt_srcopt *o)
+{
+	struct pt_optp p;
+	int k;
+
+	pt_opt_init(&p, c, argc, argv);
+	while ((k = pt_opt_next(&p)) != PT_OPT_END) {
+		if (k == PT_OPT_HELP)
+			return 0;
+		if (k == PT_OPT_ERR)
+			return 2;
+		if (k == PT_OPT_OPERAND)
+			return pt_usage_err(c, "unexpected argument '%s' (pagetrail %s --help)",
+					    p.val, c->name);
+		pt_srcopt_set(o, k, p.val);
+	}
+	return -1;
+}
+
+int pt_keep_old(const char *cmd, const char *path, int force)
+{
+	char old[4096];
+	struct stat st;
+
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(stderr, "pagetrail %s: %s: %s\n", cmd, path,
+			strerror(errno));
 		return -1;
 	}
-	*dst = argv[++*i];
-	return 1;
+	if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "pagetrail %s: %s is a directory\n", cmd, path);
+		return -1;
+	}
+	/* A FIFO, /dev/stdout or a link is the user's choice of target. */
+	if (force || !S_ISREG(st.st_mode))
+		return 0;
+	if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old) ||
+	    rename(path, old)) {
+		fprintf(stderr,
+			"pagetrail %s: %s exists and cannot be kept as %s.old: %s (--force overwrites it)\n",
+			cmd, path, path, strerror(errno ? errno : ENAMETOOLONG));
+		return -1;
+	}
+	fprintf(stderr, "pagetrail %s: kept the previous %s as %s\n", cmd,
+		path, old);
+	return 0;
 }
 
 int pt_read_file(const char *path, char **data, size_t *len, size_t max)
@@ -141,6 +187,15 @@ const char *pt_src_text(const struct pt_src *s, const char *name)
 {
 	const struct pt_blob *b = pt_src_blob(s, name);
 
+	return b ? b->data : NULL;
+}
+
+const char *pt_src_bytes(const struct pt_src *s, const char *name,
+			 size_t *len)
+{
+	const struct pt_blob *b = pt_src_blob(s, name);
+
+	*len = b ? b->len : 0;
 	return b ? b->data : NULL;
 }
 

@@ -39,17 +39,25 @@ struct pt_srcopt {
 	int json;
 };
 
+struct pt_cmdspec;
+
+/* A source option (PT_KEY_*) into o: 1 when key was one, else 0. */
+int pt_srcopt_set(struct pt_srcopt *o, int key, const char *val);
 /*
- * pt_srcopt_parse: consume a source option at argv[*i] (advancing *i past
- * its value); 1 when consumed, 0 when not a source option, -1 on a missing
- * value (already reported).
+ * A subcommand that takes only the options in its table, every one a
+ * source option: -1 to go on, else the exit status (0 after --help, 2
+ * after a usage error, already said in one line).
  */
-int pt_srcopt_parse(struct pt_srcopt *o, int argc, char **argv, int *i);
+int pt_srcopt_args(const struct pt_cmdspec *c, int argc, char **argv,
+		   struct pt_srcopt *o);
 
 /* Load everything the subcommand may read; 0 or -1 with a one-line error. */
 int pt_src_load(struct pt_src *s, const struct pt_srcopt *o, int want_events);
 void pt_src_free(struct pt_src *s);
 const char *pt_src_text(const struct pt_src *s, const char *name);
+/* A section's bytes (events.bin is binary): NULL when absent. */
+const char *pt_src_bytes(const struct pt_src *s, const char *name,
+			 size_t *len);
 int pt_src_add(struct pt_src *s, const char *name, char *data, size_t len);
 
 /*
@@ -63,6 +71,20 @@ long long pt_kv_ll(const char *text, const char *key, long long dflt);
 
 /* Read a whole file (regular, proc or debugfs) into a NUL-terminated buffer. */
 int pt_read_file(const char *path, char **data, size_t *len, size_t max);
+
+/*
+ * Before writing PATH: an existing regular file becomes PATH.old (as perf
+ * keeps perf.data.old), said on stderr; with force it is overwritten. 0 or
+ * -1 with one line said.
+ */
+int pt_keep_old(const char *cmd, const char *path, int force);
+
+/* "1 record", "2 records": the word for n. */
+static inline const char *pt_pl(long long n, const char *one,
+				const char *many)
+{
+	return n == 1 ? one : many;
+}
 
 void pt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

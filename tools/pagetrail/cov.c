@@ -143,33 +143,35 @@ static void find_reasons(struct pt_cov *c)
 		    !pt_cov_fallback_for(c, c->probe[i].name))
 			reason(c, "probe %s not planted", c->probe[i].name);
 		if (c->probe[i].missed)
-			reason(c, "probe %s missed %lld calls",
-			       c->probe[i].name, c->probe[i].missed);
+			reason(c, "probe %s missed %lld %s", c->probe[i].name,
+			       c->probe[i].missed,
+			       pt_pl(c->probe[i].missed, "call", "calls"));
 	}
 	for (i = 0; i < c->ntp; i++)
 		if (!c->tp[i].hooked)
 			reason(c, "tracepoint %s not hooked", c->tp[i].name);
 	if (c->lost)
-		reason(c, "ring lost %lld records", c->lost);
+		reason(c, "ring lost %lld %s", c->lost,
+		       pt_pl(c->lost, "record", "records"));
 	if (c->gaps)
-		reason(c,
-		       "%lld transitions whose predecessor was not observed (gaps)",
-		       c->gaps);
+		reason(c, "%lld %s whose predecessor was not observed (gaps)",
+		       c->gaps, pt_pl(c->gaps, "transition", "transitions"));
 	if (c->tracker_full)
-		reason(c, "tracker full %lld times: chunks not tracked",
-		       c->tracker_full);
+		reason(c, "tracker full %lld %s: chunks not tracked",
+		       c->tracker_full, pt_pl(c->tracker_full, "time", "times"));
 	if (c->anomalies_dropped)
-		reason(c, "%lld anomalies not kept", c->anomalies_dropped);
+		reason(c, "%lld %s not kept", c->anomalies_dropped,
+		       pt_pl(c->anomalies_dropped, "anomaly", "anomalies"));
 	if (c->frames_overflow || c->frames_unbalanced)
 		reason(c, "nesting frames overflowed %lld / unbalanced %lld",
 		       c->frames_overflow, c->frames_unbalanced);
 	if (c->decode_errors)
-		reason(c, "%lld driver arguments could not be decoded",
-		       c->decode_errors);
+		reason(c, "%lld driver %s could not be decoded",
+		       c->decode_errors,
+		       pt_pl(c->decode_errors, "argument", "arguments"));
 	if (c->seq_gaps > 0)
-		reason(c,
-		       "%lld records missing from the events read (seq gaps)",
-		       c->seq_gaps);
+		reason(c, "%lld %s missing from the events read (seq gaps)",
+		       c->seq_gaps, pt_pl(c->seq_gaps, "record", "records"));
 }
 
 void pt_cov_load(struct pt_cov *c, const struct pt_src *s)

@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "cmds.h"
 #include "devices.h"
 #include "lxc.h"
+#include "opt.h"
 
 #define PT_RW (PT_ACC_R | PT_ACC_W)
 #ifndef CGROUP2_SUPER_MAGIC
@@ -1411,15 +1411,6 @@ static int pt_host_legacy(void)
 	return sf.f_type != CGROUP2_SUPER_MAGIC;
 }
 
-static void pt_devices_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: pagetrail devices [--root DIR [--open]] [--lxc-config FILE | --devices-list FILE]\n"
-		"                        [--proc-devices FILE] [--cgroup unified|legacy] [--no-open] [--json]\n"
-		"                        [--attached CGROUP_DIR]  (a running container's device programs)\n"
-		"exit: 0 nothing breaks CUDA init, 1 something does, 2 usage or input error\n");
-}
-
 static int pt_input_error(const struct pt_parse_error *e, const char *dflt)
 {
 	if (e->line)
@@ -1433,46 +1424,32 @@ static int pt_input_error(const struct pt_parse_error *e, const char *dflt)
 
 static int pt_devices_opts(int argc, char **argv, struct pt_dev_opts *o)
 {
-	static const struct option lopts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "lxc-config", required_argument, NULL, 'c' },
-		{ "devices-list", required_argument, NULL, 'l' },
-		{ "proc-devices", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, 'g' },
-		{ "no-open", no_argument, NULL, 'n' },
-		{ "open", no_argument, NULL, 'o' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "attached", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct pt_cmdspec *c = &pt_spec_devices;
+	struct pt_optp p;
 	int ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
+	pt_opt_init(&p, c, argc, argv);
+	while ((ch = pt_opt_next(&p)) != PT_OPT_END) {
 		switch (ch) {
 		case 'r':
-			o->root = optarg;
+			o->root = p.val;
 			break;
 		case 'c':
-			o->config = optarg;
+			o->config = p.val;
 			break;
 		case 'l':
-			o->devlist = optarg;
+			o->devlist = p.val;
 			break;
 		case 'p':
-			o->proc_devices = optarg;
+			o->proc_devices = p.val;
 			o->fixture = true;
 			break;
 		case 'g':
-			if (strcmp(optarg, "unified") &&
-			    strcmp(optarg, "legacy")) {
-				fprintf(stderr,
-					"pagetrail devices: --cgroup unified or legacy, not '%s'\n",
-					optarg);
-				return 2;
-			}
-			o->cgroup = optarg[0] == 'u' ? 1 : 2;
+			if (strcmp(p.val, "unified") && strcmp(p.val, "legacy"))
+				return pt_usage_err(c,
+						    "--cgroup unified or legacy, not '%s'",
+						    p.val);
+			o->cgroup = p.val[0] == 'u' ? 1 : 2;
 			break;
 		case 'n':
 			o->open = 0;
@@ -1480,29 +1457,28 @@ static int pt_devices_opts(int argc, char **argv, struct pt_dev_opts *o)
 		case 'o':
 			o->open = 1;
 			break;
-		case 'j':
+		case PT_KEY_JSON:
 			o->json = true;
 			break;
 		case 'a':
-			o->attached = optarg;
+			o->attached = p.val;
 			break;
-		case 'h':
-			pt_devices_usage(stdout);
+		case PT_OPT_HELP:
 			return 0;
+		case PT_OPT_OPERAND:
+			return pt_usage_err(c,
+					    "unexpected argument '%s' (pagetrail devices --help)",
+					    p.val);
 		default:
-			pt_devices_usage(stderr);
 			return 2;
 		}
 	}
-	if (optind < argc || (o->config && o->devlist)) {
-		pt_devices_usage(stderr);
-		return 2;
-	}
-	if (o->attached && o->fixture) {
-		fprintf(stderr,
-			"pagetrail devices: --attached reads this host's kernel: not with --proc-devices\n");
-		return 2;
-	}
+	if (o->config && o->devlist)
+		return pt_usage_err(c,
+				    "--lxc-config and --devices-list exclude each other");
+	if (o->attached && o->fixture)
+		return pt_usage_err(c,
+				    "--attached reads this host's kernel: not with --proc-devices");
 	if (o->open < 0)
 		o->open = !o->root;
 	return -1;

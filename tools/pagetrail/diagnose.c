@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cmds.h"
 #include "analyze.h"
+#include "opt.h"
 
 /* The seqs a finding cites, ascending, without repeats. */
 static size_t finding_seqs(const struct pt_finding *f, unsigned long long *out,
@@ -39,11 +40,14 @@ static void print_finding(size_t k, const struct pt_finding *f)
 {
 	unsigned long long seqs[PT_MAX_STEPS];
 	size_t n = finding_seqs(f, seqs, PT_MAX_STEPS), i;
-	char thr[64], line[512];
+	char thr[64], line[512], who[32];
 
 	pt_raw_namer.thread(NULL, f->culprit, thr, sizeof(thr));
-	printf("finding %zu: class=%s rule=%s pfn=0x%llx culprit=%s culprit_seq=%llu records=",
-	       k, f->klass, f->rule, f->pfn, thr,
+	pt_finding_who(f, who, sizeof(who));
+	printf("finding %zu: class=%s rule=%s pfn=0x%llx %s=%s %s_seq=%llu records=",
+	       k, f->klass, f->rule, f->pfn, who, thr,
+	       pt_finding_blames(f) ? "culprit" :
+				      pt_role_name(f->culprit->role),
 	       (unsigned long long)f->culprit->seq);
 	for (i = 0; i < n; i++)
 		printf("%s%llu", i ? "," : "", seqs[i]);
@@ -71,6 +75,7 @@ static struct json_object *finding_json(const struct pt_finding *f)
 			   *st = json_object_new_array();
 	struct json_object *rs = json_object_new_array(),
 			   *c = json_object_new_object();
+	int blames = pt_finding_blames(f);
 	unsigned long long seqs[PT_MAX_STEPS];
 	size_t n = finding_seqs(f, seqs, PT_MAX_STEPS), i;
 	char buf[512], comm[17];
@@ -88,7 +93,13 @@ static struct json_object *finding_json(const struct pt_finding *f)
 			       json_object_new_int64(f->culprit->tgid));
 	json_object_object_add(c, "seq",
 			       json_object_new_uint64(f->culprit->seq));
-	json_object_object_add(o, "culprit", c);
+	json_object_object_add(c, "role", json_object_new_string(pt_role_name(
+						  f->culprit->role)));
+	json_object_object_add(c, "blamed", json_object_new_boolean(blames));
+	/* The thread named; the culprit only where a rule blames it. */
+	json_object_object_add(o, "culprit",
+			       blames ? json_object_get(c) : NULL);
+	json_object_object_add(o, "thread", c);
 	for (i = 0; i < n; i++)
 		json_object_array_add(rs, json_object_new_uint64(seqs[i]));
 	json_object_object_add(o, "records", rs);
@@ -139,9 +150,9 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 	size_t i;
 	int j;
 
-	printf("pagetrail diagnose (%s): %zu finding%s from %zu anomal%s in %zu records\n",
+	printf("pagetrail diagnose (%s): %zu finding%s from %zu anomal%s in %zu record%s\n",
 	       s->origin, a->nfind, a->nfind == 1 ? "" : "s", a->nanom,
-	       a->nanom == 1 ? "y" : "ies", s->nrec);
+	       a->nanom == 1 ? "y" : "ies", s->nrec, s->nrec == 1 ? "" : "s");
 	if (a->ctx_ref < 0)
 		printf("driver: release unknown: a stale mapping context (Z2) cannot be ruled out\n");
 	else
@@ -211,17 +222,11 @@ int pt_cmd_diagnose(int argc, char **argv)
 	struct pt_srcopt o = { 0 };
 	struct pt_analysis a;
 	struct pt_src s;
-	int i, r, rc;
+	int rc;
 
-	for (i = 1; i < argc; i++) {
-		r = pt_srcopt_parse(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (!r) {
-			pt_err("diagnose: unknown argument %s", argv[i]);
-			return 2;
-		}
-	}
+	rc = pt_srcopt_args(&pt_spec_diagnose, argc, argv, &o);
+	if (rc >= 0)
+		return rc;
 	if (pt_src_load(&s, &o, 1))
 		return 2;
 	if (pt_analyze(&a, &s)) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include "cmds.h"
 #include "analyze.h"
+#include "opt.h"
 
 #define PT_MAX_ALIAS 4096
 
@@ -116,7 +117,12 @@ static struct json_object *finding_json(const struct pt_finding *f,
 	nm->pfn(nm->ctx, f->pfn, buf, sizeof(buf));
 	json_object_object_add(o, "page", json_object_new_string(buf));
 	nm->thread(nm->ctx, f->culprit, buf, sizeof(buf));
-	json_object_object_add(o, "culprit", json_object_new_string(buf));
+	json_object_object_add(o, "culprit",
+			       pt_finding_blames(f) ? json_object_new_string(buf) :
+						      NULL);
+	json_object_object_add(o, "thread", json_object_new_string(buf));
+	json_object_object_add(o, "thread_role", json_object_new_string(pt_role_name(
+							 f->culprit->role)));
 	for (i = 0; i < f->nstep; i++)
 		json_object_array_add(st, statement(&f->step[i], nm, f));
 	json_object_object_add(o, "statements", st);
@@ -220,9 +226,15 @@ static void md_finding(FILE *f, size_t k, const struct pt_finding *fd,
 
 	nm->pfn(nm->ctx, fd->pfn, page, sizeof(page));
 	nm->thread(nm->ctx, fd->culprit, thr, sizeof(thr));
-	fprintf(f,
-		"## Finding %zu: %s (%s)\n\nRule `%s`, page %s, culprit %s.\n\n",
-		k, fd->title, fd->klass, fd->rule, page, thr);
+	if (pt_finding_blames(fd))
+		fprintf(f,
+			"## Finding %zu: %s (%s)\n\nRule `%s`, page %s, culprit %s.\n\n",
+			k, fd->title, fd->klass, fd->rule, page, thr);
+	else
+		fprintf(f,
+			"## Finding %zu: %s (%s)\n\nRule `%s`, page %s; culprit unknown (%s is the thread of the %s, not blamed).\n\n",
+			k, fd->title, fd->klass, fd->rule, page, thr,
+			pt_role_name(fd->culprit->role));
 	for (i = 0; i < fd->nstep; i++) {
 		pt_step_render(&fd->step[i], nm, line, sizeof(line));
 		if (fd->step[i].r && fd->step[i].label == PT_OBSERVED)
@@ -284,8 +296,10 @@ static int write_md(const char *dir, const struct pt_src *s,
 		pt_kv_str(id, "target", tgt, sizeof(tgt));
 	}
 	fprintf(f,
-		"# pagetrail evidence\n\nKernel %s, target module %s; %zu records, %zu anomalies, %zu findings.\n\n",
-		rel, tgt, s->nrec, a->nanom, a->nfind);
+		"# pagetrail evidence\n\nKernel %s, target module %s; %zu %s, %zu %s, %zu %s.\n\n",
+		rel, tgt, s->nrec, pt_pl((long long)s->nrec, "record", "records"),
+		a->nanom, pt_pl((long long)a->nanom, "anomaly", "anomalies"),
+		a->nfind, pt_pl((long long)a->nfind, "finding", "findings"));
 	fprintf(f,
 		"Pages, allocations and threads are opaque aliases (PAGE_P1, ALLOC_A, THREAD_T1), stable for this input. "
 		"OBSERVED: a record shows it; DERIVED: the named rule concludes it; UNKNOWN: nothing recorded covers it.\n\n");
@@ -297,6 +311,54 @@ static int write_md(const char *dir, const struct pt_src *s,
 	return fclose(f);
 }
 
+static int evidence_args(int argc, char **argv, struct pt_srcopt *o,
+			 const char **dir, int *force)
+{
+	struct pt_optp p;
+	int k;
+
+	pt_opt_init(&p, &pt_spec_evidence, argc, argv);
+	while ((k = pt_opt_next(&p)) != PT_OPT_END) {
+		if (k == PT_OPT_HELP)
+			return 0;
+		if (k == PT_OPT_ERR)
+			return 2;
+		if (k == PT_OPT_OPERAND)
+			return pt_usage_err(&pt_spec_evidence,
+					    "unexpected argument '%s' (the package goes to -o DIR)",
+					    p.val);
+		if (k == 'o')
+			*dir = p.val;
+		else if (k == PT_KEY_FORCE)
+			*force = 1;
+		else
+			pt_srcopt_set(o, k, p.val);
+	}
+	if (!*dir)
+		return pt_usage_err(&pt_spec_evidence,
+				    "-o DIR is required (where the package goes)");
+	return -1;
+}
+
+/* DIR made if absent; files of an earlier package kept as .old. */
+static int prepare_dir(const char *dir, int force)
+{
+	static const char *const files[] = { "evidence.json", "summary.md" };
+	char path[4096];
+	size_t i;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		pt_err("evidence: %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (pt_keep_old("evidence", path, force))
+			return -1;
+	}
+	return 0;
+}
+
 int pt_cmd_evidence(int argc, char **argv)
 {
 	struct pt_aliases *al = calloc(1, sizeof(*al));
@@ -305,29 +367,16 @@ int pt_cmd_evidence(int argc, char **argv)
 	const char *dir = NULL;
 	struct pt_analysis a;
 	struct pt_src s;
-	int i, r;
+	int r, force = 0;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			dir = argv[++i];
-			continue;
-		}
-		r = pt_srcopt_parse(&o, argc, argv, &i);
-		if (r <= 0) {
-			pt_err("usage: pagetrail evidence -o DIR [--from FILE|--trace FILE]");
-			free(al);
-			return 2;
-		}
-	}
-	if (!dir || !al) {
-		pt_err("usage: pagetrail evidence -o DIR [--from FILE|--trace FILE]");
-		free(al);
+	if (!al) {
+		pt_err("evidence: out of memory");
 		return 2;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		pt_err("evidence: %s: %s", dir, strerror(errno));
+	r = evidence_args(argc, argv, &o, &dir, &force);
+	if (r >= 0 || prepare_dir(dir, force)) {
 		free(al);
-		return 2;
+		return r >= 0 ? r : 2;
 	}
 	if (pt_src_load(&s, &o, 1)) {
 		free(al);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "cmds.h"
 #include "analyze.h"
+#include "opt.h"
 
 static int parse_pfn(const char *a, unsigned long long *pfn)
 {
@@ -39,27 +40,34 @@ int pt_cmd_history(int argc, char **argv)
 	const struct pagetrail_record **r;
 	struct pt_srcopt o = { 0 };
 	unsigned long long pfn = 0;
-	int i, rc, have = 0;
+	int i, k, have = 0;
+	struct pt_optp p;
 	struct pt_src s;
 	size_t n;
 
-	for (i = 1; i < argc; i++) {
-		rc = pt_srcopt_parse(&o, argc, argv, &i);
-		if (rc < 0)
+	pt_opt_init(&p, &pt_spec_history, argc, argv);
+	while ((k = pt_opt_next(&p)) != PT_OPT_END) {
+		if (k == PT_OPT_HELP)
+			return 0;
+		if (k == PT_OPT_ERR)
 			return 2;
-		if (rc)
+		if (k != PT_OPT_OPERAND) {
+			pt_srcopt_set(&o, k, p.val);
 			continue;
-		if (have || parse_pfn(argv[i], &pfn)) {
-			pt_err("history: expected one PFN (0x... or decimal), got %s",
-			       argv[i]);
-			return 2;
 		}
+		if (have)
+			return pt_usage_err(&pt_spec_history,
+					    "one PFN only, got '%s' too",
+					    p.val);
+		if (parse_pfn(p.val, &pfn))
+			return pt_usage_err(&pt_spec_history,
+					    "'%s' is not a PFN (0x... or decimal)",
+					    p.val);
 		have = 1;
 	}
-	if (!have) {
-		pt_err("usage: pagetrail history PFN [--json] [--from FILE|--trace FILE]");
-		return 2;
-	}
+	if (!have)
+		return pt_usage_err(&pt_spec_history,
+				    "which page? a PFN is required (pagetrail history --help)");
 	if (pt_src_load(&s, &o, 1))
 		return 2;
 	r = calloc(s.nrec + 1, sizeof(*r));
@@ -67,8 +75,8 @@ int pt_cmd_history(int argc, char **argv)
 	if (o.json) {
 		print_json(&s, pfn, r, n);
 	} else {
-		printf("history of pfn 0x%llx (%s): %zu records, oldest first\n",
-		       pfn, s.origin, n);
+		printf("history of pfn 0x%llx (%s): %zu %s, oldest first\n",
+		       pfn, s.origin, n, pt_pl((long long)n, "record", "records"));
 		if (n) {
 			pt_row_header(stdout);
 			for (i = 0; (size_t)i < n; i++)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmds.h"
+#include "opt.h"
 
 /*
  * Subcommands live in separate files that are built in pieces; a weak
@@ -21,32 +22,53 @@
 #pragma weak pt_cmd_denials
 
 struct pt_cmd {
-	const char *name;
+	const struct pt_cmdspec *spec;
 	pt_cmd_fn fn;
-	const char *help;
 };
 
 static const struct pt_cmd pt_cmds[] = {
-	{ "status", pt_cmd_status, "what is attached, seen, lost; exit 0 only when coverage is complete" },
-	{ "capture", pt_cmd_capture, "[-o FILE] [-- COMMAND...]: snapshot everything into one file" },
-	{ "decode", pt_cmd_decode, "[--check] [FILE|-]: events.bin as text lines" },
-	{ "history", pt_cmd_history, "PFN [--json]: one page's life" },
-	{ "anomalies", pt_cmd_anomalies, "[--json]: each anomaly with history and stack" },
-	{ "diagnose", pt_cmd_diagnose, "[--json]: root-cause class of each anomaly chain" },
-	{ "evidence", pt_cmd_evidence, "-o DIR: publishable, aliased evidence package" },
-	{ "timeline", pt_cmd_timeline, "-o FILE.svg: flagged pages' lives as a picture" },
-	{ "devices", pt_cmd_devices, "[--root DIR [--open]] [--lxc-config FILE | --devices-list FILE] [--proc-devices FILE] [--cgroup unified|legacy] [--no-open] [--attached CGROUP_DIR] [--json]: NVIDIA nodes and a container's device policy, per node" },
-	{ "denials", pt_cmd_denials, "[--json]: recorded device-cgroup denials" },
+	{ &pt_spec_status, pt_cmd_status },
+	{ &pt_spec_capture, pt_cmd_capture },
+	{ &pt_spec_decode, pt_cmd_decode },
+	{ &pt_spec_history, pt_cmd_history },
+	{ &pt_spec_anomalies, pt_cmd_anomalies },
+	{ &pt_spec_diagnose, pt_cmd_diagnose },
+	{ &pt_spec_evidence, pt_cmd_evidence },
+	{ &pt_spec_timeline, pt_cmd_timeline },
+	{ &pt_spec_devices, pt_cmd_devices },
+	{ &pt_spec_denials, pt_cmd_denials },
 };
 
-static void pt_usage(FILE *out)
-{
-	size_t i;
+#define PT_NCMDS (sizeof(pt_cmds) / sizeof(pt_cmds[0]))
 
-	fprintf(out, "usage: pagetrail SUBCOMMAND [ARGS]\n"
-		     "common: --from CAPTURE | --trace trace.dat (default: live debugfs)\n\n");
-	for (i = 0; i < sizeof(pt_cmds) / sizeof(pt_cmds[0]); i++)
-		fprintf(out, "  %-10s %s\n", pt_cmds[i].name, pt_cmds[i].help);
+/* pagetrail help [SUBCOMMAND | --man | --markdown] */
+static int pt_help(int argc, char **argv)
+{
+	const struct pt_cmdspec *c;
+
+	if (argc < 2) {
+		pt_help_list(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--man")) {
+		pt_manual_roff(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--markdown")) {
+		pt_manual_markdown(stdout);
+		return 0;
+	}
+	c = argc == 2 ? pt_cmdspec_find(argv[1]) : NULL;
+	if (!c) {
+		fprintf(stderr,
+			argc == 2 ?
+				"pagetrail help: no subcommand '%s' (pagetrail --help lists them)\n" :
+				"pagetrail help: one subcommand at a time, not '%s ...'\n",
+			argv[1]);
+		return 2;
+	}
+	pt_help_print(stdout, c);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -54,25 +76,27 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		pt_usage(stderr);
+		pt_help_list(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
-	    !strcmp(argv[1], "help")) {
-		pt_usage(stdout);
+	    !strcmp(argv[1], "help"))
+		return pt_help(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("pagetrail %s\n", PT_VERSION);
 		return 0;
 	}
-	for (i = 0; i < sizeof(pt_cmds) / sizeof(pt_cmds[0]); i++) {
-		if (strcmp(argv[1], pt_cmds[i].name))
+	for (i = 0; i < PT_NCMDS; i++) {
+		if (strcmp(argv[1], pt_cmds[i].spec->name))
 			continue;
 		if (!pt_cmds[i].fn) {
-			fprintf(stderr, "pagetrail: %s: not built into this binary\n",
+			fprintf(stderr, "pagetrail %s: not built into this binary\n",
 				argv[1]);
 			return 2;
 		}
 		return pt_cmds[i].fn(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "pagetrail: unknown subcommand '%s' (pagetrail --help)\n",
-		argv[1]);
+	fprintf(stderr, "pagetrail: unknown %s '%s' (pagetrail --help)\n",
+		argv[1][0] == '-' ? "option" : "subcommand", argv[1]);
 	return 2;
 }

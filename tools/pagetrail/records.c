@@ -112,8 +112,8 @@ int pt_events_parse(const void *buf, size_t len, struct pagetrail_record **out,
 	body = len - h.header_size;
 	cnt = body / h.record_size;
 	if (body % h.record_size) {
-		snprintf(err, errlen, "truncated record after %zu records",
-			 cnt);
+		snprintf(err, errlen, "truncated record after %zu %s", cnt,
+			 cnt == 1 ? "record" : "records");
 		return -1;
 	}
 	if (!cnt)

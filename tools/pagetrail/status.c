@@ -9,6 +9,7 @@
 #include "cmds.h"
 #include "common.h"
 #include "cov.h"
+#include "opt.h"
 #include "records.h"
 
 /* Chunks per state, from the pages table (one "state=NAME" per line). */
@@ -103,8 +104,9 @@ static void print_text(const struct pt_src *s, const struct pt_cov *c,
 	printf("ring        produced=%lld read=%lld buffered=%lld lost=%lld (overwritten=%lld dropped_full=%lld dropped_frozen=%lld)\n",
 	       c->produced, c->read, c->buffered, c->lost, c->overwritten,
 	       c->dropped_full, c->dropped_frozen);
-	printf("tracked     %lld chunks (capacity %lld, recycled %lld, full %lld):",
-	       c->tracked, c->capacity, c->recycled, c->tracker_full);
+	printf("tracked     %lld %s (capacity %lld, recycled %lld, full %lld):",
+	       c->tracked, pt_pl(c->tracked, "chunk", "chunks"), c->capacity,
+	       c->recycled, c->tracker_full);
 	for (i = 1; i < PT_ST_MAX; i++)
 		if (st[i])
 			printf(" %s=%lld", pt_state_name(i), st[i]);
@@ -149,17 +151,11 @@ int pt_cmd_status(int argc, char **argv)
 	long long st[PT_ST_MAX];
 	struct pt_src s;
 	struct pt_cov c;
-	int i, r;
+	int r;
 
-	for (i = 1; i < argc; i++) {
-		r = pt_srcopt_parse(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (!r) {
-			pt_err("status: unknown argument %s", argv[i]);
-			return 2;
-		}
-	}
+	r = pt_srcopt_args(&pt_spec_status, argc, argv, &o);
+	if (r >= 0)
+		return r;
 	if (pt_src_load(&s, &o, 0))
 		return 2;
 	if (!pt_src_text(&s, "stats") && s.kind != PT_SRC_TRACE) {

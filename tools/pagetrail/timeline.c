@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cmds.h"
 #include "analyze.h"
+#include "opt.h"
 
 #define PT_TL_MAX_LANES 8
 #define PT_TL_MAX_COLS 40
@@ -171,8 +172,8 @@ static int draw(FILE *f, const struct pt_src *s, const struct lane *l,
 	      ".leg{text-anchor:start}.title{text-anchor:start;font-size:15px;font-weight:bold}</style>\n",
 	      f);
 	fprintf(f,
-		"<rect width='100%%' height='100%%' fill='white'/>\n<text x='20' y='26' class='title'>pagetrail timeline: %zu page%s, %zu transitions in sequence order</text>\n",
-		nl, nl == 1 ? "" : "s", nc);
+		"<rect width='100%%' height='100%%' fill='white'/>\n<text x='20' y='26' class='title'>pagetrail timeline: %zu page%s, %zu transition%s in sequence order</text>\n",
+		nl, nl == 1 ? "" : "s", nc, nc == 1 ? "" : "s");
 	for (j = 0; j < nl; j++) {
 		double y = TOP_Y + 50 + LANE_H * j;
 
@@ -202,23 +203,28 @@ int pt_cmd_timeline(int argc, char **argv)
 	struct pt_analysis a;
 	struct pt_src s;
 	size_t nl;
-	int i, r;
+	struct pt_optp p;
+	int r, k;
 	FILE *f;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[++i];
-			continue;
-		}
-		if (pt_srcopt_parse(&o, argc, argv, &i) <= 0) {
-			out = NULL;
-			break;
-		}
+	pt_opt_init(&p, &pt_spec_timeline, argc, argv);
+	while ((k = pt_opt_next(&p)) != PT_OPT_END) {
+		if (k == PT_OPT_HELP)
+			return 0;
+		if (k == PT_OPT_ERR)
+			return 2;
+		if (k == PT_OPT_OPERAND)
+			return pt_usage_err(&pt_spec_timeline,
+					    "unexpected argument '%s' (the picture goes to -o FILE.svg)",
+					    p.val);
+		if (k == 'o')
+			out = p.val;
+		else
+			pt_srcopt_set(&o, k, p.val);
 	}
-	if (!out) {
-		pt_err("usage: pagetrail timeline -o FILE.svg [--from FILE|--trace FILE]");
-		return 2;
-	}
+	if (!out)
+		return pt_usage_err(&pt_spec_timeline,
+				    "-o FILE.svg is required (where the picture goes)");
 	if (pt_src_load(&s, &o, 1))
 		return 2;
 	if (pt_analyze(&a, &s)) {
