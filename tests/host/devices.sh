@@ -248,8 +248,8 @@ is "$rc" 1 "denials recorded: exit 1"
 is "$(grep -c '^#' <<< "$d")" 2 "two denials printed"
 like "$(grep '^#1 ' <<< "$d")" "pid 345 \(devcg_bpf\) denied rw c 509:0 \(nvidia-uvm\) /dev/nvidia-uvm: BPF device policy of cgroup /lxc.payload.r2" \
 	"denial 1: task, access, device, name, node, policy and cgroup"
-like "$(sed -n '/^#1 /{n;p}' <<< "$d")" "would be admitted by: lxc.cgroup2.devices.allow = c 509:\* rwm" \
-	"denial 1 (BPF): the cgroup2 allow line"
+like "$(sed -n '/^#1 /{n;p}' <<< "$d")" "would be admitted by: dev0: /dev/nvidia-uvm \(Proxmox; the next free devN\) or lxc.cgroup2.devices.allow = /dev/nvidia-uvm rw \(LXC\)" \
+	"denial 1 (BPF): the node, as a devN entry or LXC's devpath form (never its dynamic major)"
 like "$(grep '^#2 ' <<< "$d")" "\(my app\) .*v1 devices policy of cgroup /ct one" "denial 2: escaped blanks in comm and cgroup undone"
 like "$(sed -n '/^#2 /{n;p}' <<< "$d")" "lxc.cgroup.devices.allow = c 509:\* rwm .*/ct one/devices.allow" \
 	"denial 2 (v1): the v1 allow line and the devices.allow to write"

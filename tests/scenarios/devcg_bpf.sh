@@ -115,8 +115,8 @@ is "$?" 1 "pagetrail denials: exit 1 when denials were recorded"
 cat /tmp/pd.out >&2
 like "$(grep "^#1 " /tmp/pd.out)" "pid $P \(devcg_bpf\) denied rw c $UVM:0 \(nvidia-uvm\) /dev/nvidia-uvm: BPF device policy of cgroup /r2" \
 	"pagetrail denials: who, what, which policy"
-like "$(sed -n '/^#1 /{n;p}' /tmp/pd.out)" "would be admitted by: lxc.cgroup2.devices.allow = c $UVM:\* rwm" \
-	"pagetrail denials: the allow line"
+like "$(sed -n '/^#1 /{n;p}' /tmp/pd.out)" "would be admitted by: dev0: /dev/nvidia-uvm \(Proxmox; the next free devN\) or lxc.cgroup2.devices.allow = /dev/nvidia-uvm rw \(LXC\)" \
+	"pagetrail denials: the node as a devN entry or LXC's devpath form"
 
 # Off again: the probes are gone.
 echo devcg=0 > $PT/control

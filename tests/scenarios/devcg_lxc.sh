@@ -113,8 +113,8 @@ is "$(grep -c '^  ok       c 195:[0-9]* .*admitted by line 22: lxc.cgroup2.devic
 # needs (no hard-coded dynamic major); the optional uvm-tools is not asked.
 FIX=$(sed -n 's/^  add: //p' /tmp/lxc.dev)
 is "$FIX" "lxc.cgroup2.devices.allow = /dev/nvidia-uvm rw" "the line to add: the devpath form"
-like "$(pagetrail denials | sed -n '/(devcg_bpf)/{n;p}' | head -n1)" "would be admitted by: lxc.cgroup2.devices.allow = c $UVM:\* rwm" \
-	"pagetrail denials names a rule that admits the denied node"
+like "$(pagetrail denials | sed -n '/(devcg_bpf)/{n;p}' | head -n1)" "would be admitted by: dev0: /dev/nvidia-uvm \(Proxmox; the next free devN\) or lxc.cgroup2.devices.allow = /dev/nvidia-uvm rw \(LXC\)" \
+	"pagetrail denials names the entries that admit the denied node (devN, devpath)"
 
 ct_stop
 echo "$FIX" >> $R/config

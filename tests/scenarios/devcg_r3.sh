@@ -198,7 +198,8 @@ pagetrail denials > /tmp/r3/den.out
 cat /tmp/r3/den.out >&2
 like "$(grep '^#1 ' /tmp/r3/den.out)" "denied rw c $U:0 \(nvidia-uvm\) /dev/nvidia-uvm: BPF device policy of cgroup /lxc.payload.129" \
 	"the denial: uvm's new major, its name, the container's cgroup"
-like "$(sed -n '/^#1 /{n;p}' /tmp/r3/den.out)" "lxc.cgroup2.devices.allow = c $U:\* rwm" "and the line that admits it"
+like "$(sed -n '/^#1 /{n;p}' /tmp/r3/den.out)" "would be admitted by: dev0: /dev/nvidia-uvm \(Proxmox; the next free devN\) or lxc.cgroup2.devices.allow = /dev/nvidia-uvm rw \(LXC\)" \
+	"and the entries that admit it (devN, devpath: never the dynamic major $U)"
 
 # The same in a real container.
 if [ $have_lxc = 1 ]; then

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pagetrail denials: the device-cgroup denials pagetrail recorded (debugfs
- * `denials`), each with its cgroup and the allow-list line that would have
- * admitted it.
+ * `denials`), each with its cgroup and what would have admitted it: for a
+ * cgroup2 container the node itself (a Proxmox devN entry, LXC's devpath
+ * form), resolved at every start, never a dynamic major that the next
+ * driver load may change; for cgroup v1 the allow line.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmds.h"
 #include "lxc.h"
+#include "opt.h"
 
 #define PT_DENIALS_FILE "/sys/kernel/debug/pagetrail/denials"
 
@@ -106,8 +108,12 @@ static unsigned int pt_access_bits(const char *s)
 	return a;
 }
 
-/* The line that would have admitted it, in the policy's own language. */
-static void pt_admitting_line(const struct pt_denial *d, char *buf, size_t len)
+/*
+ * What would have admitted it, in the policy's own language, one entry per
+ * way of saying it. A cgroup2 container names the node (as `pagetrail
+ * devices` recommends): a node path unknown leaves the major:minor.
+ */
+static size_t pt_admitting(const struct pt_denial *d, char fix[][1024])
 {
 	char rule[64];
 
@@ -116,59 +122,75 @@ static void pt_admitting_line(const struct pt_denial *d, char *buf, size_t len)
 			       PT_ANY, PT_ACC_R | PT_ACC_W | PT_ACC_M, rule,
 			       sizeof(rule));
 		snprintf(
-			buf, len,
+			fix[0], 1024,
 			"lxc.cgroup.devices.allow = %s (cgroup v1: echo '%s' > <devices mount>%s/devices.allow)",
 			rule, rule, d->cgroup);
-		return;
+		return 1;
 	}
-	pt_rule_format(PT_SYN_LXC_V2, '=', d->type, (int)d->major, PT_ANY,
-		       PT_ACC_R | PT_ACC_W | PT_ACC_M, buf, len);
+	if (!strncmp(d->path, "/dev/", 5)) {
+		snprintf(fix[0], 1024, "dev0: %s", d->path);
+		snprintf(fix[1], 1024, "lxc.cgroup2.devices.allow = %s rw",
+			 d->path);
+		return 2;
+	}
+	pt_rule_format(PT_SYN_LXC_V2, '=', d->type, (int)d->major,
+		       (int)d->minor, PT_ACC_R | PT_ACC_W, fix[0], 1024);
+	return 1;
 }
 
-static void pt_denials_usage(FILE *out)
+static void pt_admitting_text(const struct pt_denial *d, char fix[][1024],
+			      size_t n, char *buf, size_t len)
 {
-	fprintf(out,
-		"usage: pagetrail denials [--file FILE] [--json]\n"
-		"exit: 0 no denial recorded, 1 denials recorded, 2 cannot read\n");
+	if (n == 2)
+		snprintf(buf, len,
+			 "%s (Proxmox; the next free devN) or %s (LXC), then restart the container",
+			 fix[0], fix[1]);
+	else if (strcmp(d->source, "v1"))
+		snprintf(buf, len,
+			 "%s (the node's path was not recorded: this major:minor holds until the driver is reloaded)",
+			 fix[0]);
+	else
+		snprintf(buf, len, "%s", fix[0]);
+}
+
+static int pt_denials_args(int argc, char **argv, const char **file,
+			   bool *json)
+{
+	struct pt_optp p;
+	int k;
+
+	pt_opt_init(&p, &pt_spec_denials, argc, argv);
+	while ((k = pt_opt_next(&p)) != PT_OPT_END) {
+		if (k == PT_OPT_HELP)
+			return 0;
+		if (k == PT_OPT_ERR)
+			return 2;
+		if (k == PT_OPT_OPERAND)
+			return pt_usage_err(&pt_spec_denials,
+					    "unexpected argument '%s' (a file goes with --file)",
+					    p.val);
+		if (k == 'f')
+			*file = p.val;
+		else
+			*json = true;
+	}
+	return -1;
 }
 
 int pt_cmd_denials(int argc, char **argv)
 {
-	static const struct option lopts[] = {
-		{ "file", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *file = PT_DENIALS_FILE;
 	json_object *jout, *jarr;
-	char line[2048], fix[1024], acc[4];
+	char line[2048], fix[2][1024], text[2600], acc[4];
 	unsigned int n = 0;
 	bool json = false;
+	size_t nfix, k;
 	FILE *f;
-	int c;
+	int rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", lopts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			file = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			pt_denials_usage(stdout);
-			return 0;
-		default:
-			pt_denials_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		pt_denials_usage(stderr);
-		return 2;
-	}
+	rc = pt_denials_args(argc, argv, &file, &json);
+	if (rc >= 0)
+		return rc;
 	f = fopen(file, "r");
 	if (!f) {
 		fprintf(stderr, "pagetrail denials: %s: %s%s\n", file,
@@ -182,7 +204,7 @@ int pt_cmd_denials(int argc, char **argv)
 	jarr = json_object_new_array();
 	while (fgets(line, sizeof(line), f)) {
 		struct pt_denial d;
-		json_object *j;
+		json_object *j, *ja;
 
 		if (!strncmp(line, "devcg=", 6)) {
 			line[strcspn(line, "\n")] = '\0';
@@ -195,7 +217,8 @@ int pt_cmd_denials(int argc, char **argv)
 		if (pt_parse_denial(line, &d))
 			continue;
 		n++;
-		pt_admitting_line(&d, fix, sizeof(fix));
+		nfix = pt_admitting(&d, fix);
+		pt_admitting_text(&d, fix, nfix, text, sizeof(text));
 		j = json_object_new_object();
 		json_object_object_add(j, "id",
 				       json_object_new_int64((int64_t)d.id));
@@ -225,8 +248,11 @@ int pt_cmd_denials(int argc, char **argv)
 			json_object_new_int64((int64_t)d.cgroup_id));
 		json_object_object_add(j, "path",
 				       json_object_new_string(d.path));
-		json_object_object_add(j, "admitting_line",
-				       json_object_new_string(fix));
+		ja = json_object_new_array();
+		for (k = 0; k < nfix; k++)
+			json_object_array_add(ja,
+					      json_object_new_string(fix[k]));
+		json_object_object_add(j, "admitted_by", ja);
 		json_object_array_add(jarr, j);
 		if (json)
 			continue;
@@ -239,7 +265,7 @@ int pt_cmd_denials(int argc, char **argv)
 						  "device",
 		       d.cgroup);
 		printf("    err %d (%s); would be admitted by: %s\n", d.err,
-		       d.err == -1 ? "EPERM" : "see errno", fix);
+		       d.err == -1 ? "EPERM" : "see errno", text);
 	}
 	fclose(f);
 	json_object_object_add(jout, "denials", jarr);
