@@ -21,6 +21,7 @@
 #include <linux/fs.h>
 #include <linux/hash.h>
 #include <linux/kprobes.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/ptrace.h>
@@ -30,18 +31,29 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/string_helpers.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
 #include "compat.h"
 #include <pagetrail/devcg.h>
 #include <pagetrail/events.h>
+#include <pagetrail/record.h>
 #include <pagetrail/tracker.h>
 #include "trace.h"
 
 #define PT_DEVCG_SLOTS 128 /* denials kept with their strings */
 #define PT_DEVCG_MARKS 64 /* tasks between a BPF verdict and its caller */
 #define PT_DEVCG_DEVICES_MAX 16384 /* bytes of /proc/devices read */
+/*
+ * A cgroup records this many denials back to back, then one a second:
+ * a task looping on a denied open must not flush the driver's history
+ * from the ring. Cgroups share buckets by hash of their id.
+ */
+#define PT_DEVCG_BURST 32
+/* Octal, for the characters listed and all but printable ASCII. */
+#define PT_DEVCG_ESCAPE (ESCAPE_OCTAL | ESCAPE_NAP | ESCAPE_APPEND)
+#define PT_DEVCG_BUCKETS 64
 
 enum { PT_SLOT_FREE, PT_SLOT_PENDING, PT_SLOT_RESOLVING, PT_SLOT_DONE };
 
@@ -64,6 +76,14 @@ struct pt_devcg_stats {
 	u64 ring_only; /* slot still waiting for its strings: ring record only */
 	u64 no_cgroup; /* cgroup already gone at the denial */
 	u64 no_name; /* /proc/devices unreadable in the resolver */
+	u64 repeats; /* over the rate: counted on a kept denial like it */
+	u64 rate_limited; /* over the rate, and none like it kept: count only */
+};
+
+/* Denials a cgroup's bucket spent; one comes back each second. */
+struct pt_devcg_bucket {
+	unsigned long last; /* jiffies of the last refill */
+	u32 spent;
 };
 
 static DEFINE_MUTEX(pt_devcg_mutex); /* on/off, probe (un)registration */
@@ -71,6 +91,7 @@ static DEFINE_RAW_SPINLOCK(pt_devcg_lock); /* table, ids, stats */
 static struct pt_devcg_slot pt_devcg_table[PT_DEVCG_SLOTS];
 static u64 pt_devcg_last_id;
 static struct pt_devcg_stats pt_devcg_stats;
+static struct pt_devcg_bucket pt_devcg_buckets[PT_DEVCG_BUCKETS];
 static bool pt_devcg_on;
 static bool pt_devcg_bpf_planted;
 static int pt_devcg_major = -1; /* record this major only; -1 all */
@@ -212,21 +233,68 @@ static void pt_devcg_obs(const struct pt_devcg_args *a, int err, u8 src,
 	obs->inner_ret = (int)id;
 }
 
+/* Under pt_devcg_lock: may this cgroup record one more denial now? */
+static bool pt_devcg_take_token(u64 cgroup_id)
+{
+	struct pt_devcg_bucket *b =
+		&pt_devcg_buckets[hash_64(cgroup_id, ilog2(PT_DEVCG_BUCKETS))];
+	unsigned long back = (jiffies - b->last) / HZ;
+
+	if (back) {
+		b->spent -= min_t(unsigned long, back, b->spent);
+		b->last = jiffies;
+	}
+	if (b->spent >= PT_DEVCG_BURST)
+		return false;
+	b->spent++;
+	return true;
+}
+
+/*
+ * Under pt_devcg_lock, over the rate: the newest kept denial of the same
+ * cgroup, device and access counts it, else it is counted only.
+ */
+static void pt_devcg_count_repeat(const struct pt_devcg_args *a, u64 cgroup_id)
+{
+	u64 id, last = pt_devcg_last_id;
+
+	for (id = last; id && id + PT_DEVCG_SLOTS > last; id--) {
+		struct pt_devcg_slot *s = &pt_devcg_table[id % PT_DEVCG_SLOTS];
+
+		if (s->d.id == id && s->d.cgroup_id == cgroup_id &&
+		    s->d.major == a->major && s->d.minor == a->minor &&
+		    s->d.type == a->type && s->d.access == a->access) {
+			s->d.repeats++;
+			pt_devcg_stats.repeats++;
+			return;
+		}
+	}
+	pt_devcg_stats.rate_limited++;
+}
+
 static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 {
 	u8 src = pt_devcg_source();
 	struct cgroup *cgrp = pt_devcg_task_cgroup(src);
+	u64 cgid = cgrp ? cgroup_id(cgrp) : 0;
 	struct pt_devcg_slot *s;
 	unsigned long flags;
 	struct pt_obs obs;
 
 	raw_spin_lock_irqsave(&pt_devcg_lock, flags);
+	if (!pt_devcg_take_token(cgid)) {
+		pt_devcg_count_repeat(a, cgid);
+		raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
+		if (cgrp)
+			cgroup_put(cgrp);
+		return;
+	}
 	s = &pt_devcg_table[(pt_devcg_last_id + 1) % PT_DEVCG_SLOTS];
 	if (s->state == PT_SLOT_PENDING || s->state == PT_SLOT_RESOLVING) {
 		/* The resolver is behind: the ring still gets it, without id. */
 		pt_devcg_stats.ring_only++;
 		raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
-		pt_devcg_obs(a, err, src, cgrp ? cgroup_id(cgrp) : 0, 0, &obs);
+		pt_devcg_obs(a, err, src, cgid, 0, &obs);
 		pt_observe_event(&obs);
 		if (cgrp)
 			cgroup_put(cgrp);
@@ -238,13 +306,15 @@ static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 	s->d.pid = task_pid_nr(current);
 	s->d.tgid = task_tgid_nr(current);
 	memcpy(s->d.comm, current->comm, sizeof(s->d.comm));
+	/* As ring records have it: what the task named itself prints safely. */
+	pt_comm_sanitize(s->d.comm, sizeof(s->d.comm));
 	s->d.type = a->type;
 	s->d.major = a->major;
 	s->d.minor = a->minor;
 	s->d.access = a->access;
 	s->d.err = err;
 	s->d.source = src;
-	s->d.cgroup_id = cgrp ? cgroup_id(cgrp) : 0;
+	s->d.cgroup_id = cgid;
 	pt_devcg_copy_path(s->d.path, sizeof(s->d.path));
 	s->cgrp = cgrp;
 	s->state = PT_SLOT_PENDING;
@@ -396,15 +466,43 @@ static void pt_devcg_complete(const struct pt_devcg_denial *d, bool named)
 	raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
 }
 
+/*
+ * What would split a key=value line (blanks, '=', backslash) and anything
+ * not printable ASCII, octal escaped: the cgroup (named by whoever may
+ * create it) and the path (the denied task's own string) reach the trace
+ * as they do the `denials` file, never raw.
+ */
+static void pt_devcg_escape(char *dst, size_t len, const char *src)
+{
+	int n = string_escape_str(src, dst, len - 1, PT_DEVCG_ESCAPE,
+				  " \t\n\\=");
+
+	dst[min_t(size_t, n, len - 1)] = '\0';
+}
+
+static void pt_devcg_trace(const struct pt_devcg_denial *d,
+			   struct pt_devcg_escaped *e)
+{
+	if (!trace_devcg_deny_enabled())
+		return;
+	pt_devcg_escape(e->name, sizeof(e->name), d->name);
+	pt_devcg_escape(e->cgroup, sizeof(e->cgroup), d->cgroup);
+	pt_devcg_escape(e->path, sizeof(e->path), d->path);
+	trace_devcg_deny(d, e);
+}
+
 static void pt_devcg_resolve(struct work_struct *work)
 {
 	struct pt_devcg_denial *d = kmalloc(sizeof(*d), GFP_KERNEL);
+	struct pt_devcg_escaped *e = kmalloc(sizeof(*e), GFP_KERNEL);
 	char *devices = pt_devcg_read_devices();
 	struct cgroup *cgrp;
 
-	if (!d) {
+	if (!d || !e) {
 		pr_warn_once("devcg: no memory to resolve denials\n");
 		kfree(devices);
+		kfree(e);
+		kfree(d);
 		return;
 	}
 	while (pt_devcg_next_pending(d, &cgrp)) {
@@ -417,9 +515,10 @@ static void pt_devcg_resolve(struct work_struct *work)
 			strscpy(d->cgroup, "?", sizeof(d->cgroup));
 		}
 		pt_devcg_complete(d, !!devices);
-		trace_devcg_deny(d);
+		pt_devcg_trace(d, e);
 	}
 	kfree(devices);
+	kfree(e);
 	kfree(d);
 }
 
@@ -528,6 +627,7 @@ void pt_devcg_reset(void)
 	}
 	pt_devcg_last_id = 0;
 	memset(&pt_devcg_stats, 0, sizeof(pt_devcg_stats));
+	memset(pt_devcg_buckets, 0, sizeof(pt_devcg_buckets));
 	atomic_long_set(&pt_devcg_marks_full, 0);
 	raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
 	mutex_unlock(&pt_devcg_mutex);
@@ -583,10 +683,12 @@ static void pt_devcg_show_one(struct seq_file *m, const struct pt_devcg_denial *
 		   d->access & DEVCG_ACC_WRITE ? "w" : "",
 		   d->access & DEVCG_ACC_MKNOD ? "m" : "", d->err,
 		   pt_devcg_source_name(d->source), d->cgroup_id);
-	seq_escape(m, d->cgroup[0] ? d->cgroup : "?", " \t\n\\");
+	seq_escape_str(m, d->cgroup[0] ? d->cgroup : "?", PT_DEVCG_ESCAPE,
+		       " \t\n\\");
 	seq_puts(m, " path=");
-	seq_escape(m, d->path[0] ? d->path : "-", " \t\n\\");
-	seq_putc(m, '\n');
+	seq_escape_str(m, d->path[0] ? d->path : "-", PT_DEVCG_ESCAPE,
+		       " \t\n\\");
+	seq_printf(m, " repeats=%u\n", d->repeats);
 }
 
 /*
@@ -608,11 +710,12 @@ static int pt_devcg_denials_show(struct seq_file *m, void *v)
 	last = pt_devcg_last_id;
 	raw_spin_unlock_irqrestore(&pt_devcg_lock, flags);
 	first = last > PT_DEVCG_SLOTS ? last - PT_DEVCG_SLOTS + 1 : 1;
-	seq_printf(m, "devcg=%d major=%d denials=%llu kept=%llu ring_only=%llu no_cgroup=%llu no_name=%llu source_unknown_marks=%llu\n",
+	seq_printf(m, "devcg=%d major=%d denials=%llu kept=%llu ring_only=%llu no_cgroup=%llu no_name=%llu source_unknown_marks=%llu repeats=%llu rate_limited=%llu\n",
 		   READ_ONCE(pt_devcg_on), READ_ONCE(pt_devcg_major),
 		   st.denials, last ? last - first + 1 : 0, st.ring_only,
 		   st.no_cgroup, st.no_name,
-		   (u64)atomic_long_read(&pt_devcg_marks_full));
+		   (u64)atomic_long_read(&pt_devcg_marks_full), st.repeats,
+		   st.rate_limited);
 	for (id = first; last && id <= last; id++) {
 		struct pt_devcg_slot *s = &pt_devcg_table[id % PT_DEVCG_SLOTS];
 

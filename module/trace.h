@@ -167,9 +167,11 @@ TRACE_EVENT(anomaly,
 );
 
 /* devcg_deny: a device-cgroup denial, emitted once its strings are known. */
+/* @e: the strings, octal escaped (comm is sanitised at capture). */
 TRACE_EVENT(devcg_deny,
-	TP_PROTO(const struct pt_devcg_denial *d),
-	TP_ARGS(d),
+	TP_PROTO(const struct pt_devcg_denial *d,
+		 const struct pt_devcg_escaped *e),
+	TP_ARGS(d, e),
 	TP_STRUCT__entry(
 		__field(u64, id)
 		__field(u64, cgroup_id)
@@ -182,9 +184,9 @@ TRACE_EVENT(devcg_deny,
 		__field(u16, access)
 		__field(u8, source)
 		__array(char, comm, 16)
-		__string(name, d->name)
-		__string(cgroup, d->cgroup)
-		__string(path, d->path)
+		__string(name, e->name)
+		__string(cgroup, e->cgroup)
+		__string(path, e->path)
 	),
 	TP_fast_assign(
 		__entry->id = d->id;
@@ -198,9 +200,9 @@ TRACE_EVENT(devcg_deny,
 		__entry->access = d->access;
 		__entry->source = d->source;
 		memcpy(__entry->comm, d->comm, 16);
-		pt_assign_str(name, d->name);
-		pt_assign_str(cgroup, d->cgroup);
-		pt_assign_str(path, d->path);
+		pt_assign_str(name, e->name);
+		pt_assign_str(cgroup, e->cgroup);
+		pt_assign_str(path, e->path);
 	),
 	TP_printk("id=%llu pid=%u tgid=%u comm=%.16s type=%s dev=%u:%u name=%s access=%s err=%d source=%s cgroup_id=%llu cgroup=%s path=%s",
 		  __entry->id, __entry->pid, __entry->tgid, __entry->comm,

@@ -43,6 +43,14 @@ struct pt_devcg_denial {
 	char name[PT_DEVCG_NAME_LEN]; /* as /proc/devices lists the major */
 	char cgroup[PT_DEVCG_PATH_LEN];
 	char path[PT_DEVCG_PATH_LEN]; /* the node, when the syscall named one */
+	u32 repeats; /* like denials after it, over the rate limit */
+};
+
+/* The strings of a denial as the devcg_deny tracepoint prints them. */
+struct pt_devcg_escaped {
+	char name[4 * PT_DEVCG_NAME_LEN];
+	char cgroup[4 * PT_DEVCG_PATH_LEN];
+	char path[4 * PT_DEVCG_PATH_LEN];
 };
 
 void pt_devcg_init(bool on, int major);
