@@ -165,7 +165,8 @@ static int __init pagetrail_init(void)
 		return ret;
 	}
 	pt_token_init();
-	ret = pt_ring_init((unsigned long)ring_kb << 10, overwrite);
+	ret = pt_ring_init((unsigned long)ring_kb << 10, overwrite,
+			   pt_recorder_issued);
 	if (ret) {
 		pr_err("ring_kb=%u: cannot allocate %u KiB on each of %u CPUs (%d); choose a smaller ring\n",
 		       ring_kb, ring_kb, num_possible_cpus(), ret);

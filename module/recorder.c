@@ -47,11 +47,19 @@ static void pt_recorder_who(struct pagetrail_record *rec)
 	}
 }
 
+/* The ring's read limit: every number up to this one is handed out. */
+u64 pt_recorder_issued(void)
+{
+	return atomic64_read(&pt_seq) & ~PT_SEQ_FROZEN;
+}
+
 bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly)
 {
 	s64 old, v;
 	bool keep;
 
+	/* Until our record is out, readers stop below the number we take. */
+	pt_ring_enter(pt_recorder_issued() + 1);
 	if (anomaly && READ_ONCE(pt_freeze_on_anomaly)) {
 		/* Take the next number and freeze in one step: it is the last kept. */
 		old = atomic64_read(&pt_seq);
@@ -74,6 +82,7 @@ void pt_recorder_write(const struct pagetrail_record *rec, bool keep)
 		pt_ring_write(rec);
 	else
 		pt_ring_count_frozen();
+	pt_ring_leave();
 }
 
 /* By control: records stamped from now on are counted, not kept. */

@@ -19,10 +19,14 @@ bool pt_recorder_paused(void);
  * IRQs off: who, when and the next sequence number. @anomaly with
  * freeze_on_anomaly set freezes the recorder at this very record. Returns
  * false when the record comes after a freeze: it is counted, not kept.
+ * Opens the ring's section: pt_recorder_write() must follow in the same
+ * IRQs-off section, whatever happens, or readers wait for it.
  */
 bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly);
 /* IRQs off, on the CPU that stamped @rec: into the ring, or counted frozen. */
 void pt_recorder_write(const struct pagetrail_record *rec, bool keep);
+/* The highest sequence number handed out (the ring's read limit). */
+u64 pt_recorder_issued(void);
 
 void pt_recorder_freeze(bool frozen);
 bool pt_recorder_frozen(void);

@@ -16,9 +16,18 @@ struct pt_ring_stats {
 	u64 dropped_frozen; /* recorder frozen (after an anomaly or by control) */
 };
 
-int pt_ring_init(unsigned long bytes_per_cpu, bool overwrite);
+int pt_ring_init(unsigned long bytes_per_cpu, bool overwrite,
+		 u64 (*issued)(void));
 void pt_ring_exit(void);
-/* Writers run with IRQs off: one writer per CPU at a time, in seq order. */
+/*
+ * A writer's section, IRQs off throughout: pt_ring_enter(the last number
+ * handed out + 1), take the sequence number with a fully ordered atomic,
+ * pt_ring_write() or pt_ring_count_frozen(), pt_ring_leave(). One writer
+ * per CPU at a time, in seq order; readers never return a record before a
+ * lower-numbered one.
+ */
+void pt_ring_enter(u64 floor);
+void pt_ring_leave(void);
 void pt_ring_write(const struct pagetrail_record *rec);
 void pt_ring_count_frozen(void);
 bool pt_ring_read(struct pagetrail_record *rec);
