@@ -44,6 +44,13 @@ static struct work_struct pt_fail_work;
 static char pt_fail_why[160]; /* set once by pt_target_fail() */
 static atomic_t pt_failing = ATOMIC_INIT(0);
 static bool pt_exiting; /* under pt_target_lock: pt_failing stays set */
+/* The target's struct module, COMING to GOING (NULL: it loaded before us) */
+static struct module *pt_target_mod;
+
+struct module *pt_target_module(void)
+{
+	return READ_ONCE(pt_target_mod);
+}
 
 /*
  * Live, not merely present: a module past MODULE_STATE_GOING still has its
@@ -188,6 +195,9 @@ static int pt_module_event(struct notifier_block *nb, unsigned long action,
 
 	if (strcmp(mod->name, pt_target_name))
 		return NOTIFY_DONE;
+	/* Seen loading: its struct module is the profile's until it goes. */
+	if (action == MODULE_STATE_COMING)
+		WRITE_ONCE(pt_target_mod, mod);
 	if (action == MODULE_STATE_LIVE) {
 		/* Planting kprobes inside the notifier chain is not ours to do. */
 		schedule_work(&pt_attach_work);
@@ -198,6 +208,8 @@ static int pt_module_event(struct notifier_block *nb, unsigned long action,
 			pr_info("%s is unloading; waiting for it to come back\n",
 				pt_target_name);
 		}
+		/* Detached: no handler reads it any more; it is freed next. */
+		WRITE_ONCE(pt_target_mod, NULL);
 		mutex_unlock(&pt_target_lock);
 	}
 	return NOTIFY_DONE;
