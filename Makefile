@@ -85,6 +85,9 @@ PREFIX ?= /usr/local
 install: $(TOOL_BIN)
 	install -D -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/pagetrail
 	install -D -m 755 $(TOP)/scripts/pagetrail-load $(DESTDIR)$(PREFIX)/sbin/pagetrail-load
+	@# pagetrail(8), from the same tables as --help (tools/pagetrail/spec.c)
+	install -d $(DESTDIR)$(PREFIX)/share/man/man8
+	$(TOOL_BIN) help --man > $(DESTDIR)$(PREFIX)/share/man/man8/pagetrail.8
 
 # The module through DKMS (rebuilt for every kernel), and the command.
 dkms-install: install
@@ -99,5 +102,5 @@ help:
 	@echo "make demo            R1 demo in QEMU"
 	@echo "make bench           overhead ratios, measured in one VM run"
 	@echo "make dkms-check      dkms add/build for the installed kernels"
-	@echo "make install         the pagetrail command and pagetrail-load (PREFIX=/usr/local)"
+	@echo "make install         the pagetrail command, pagetrail-load and pagetrail(8) (PREFIX=/usr/local)"
 	@echo "make dkms-install    the module with DKMS, and make install"

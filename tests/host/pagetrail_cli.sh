@@ -336,4 +336,14 @@ is "$(grep -c '^    ts=' <<< "$a")" 0 "anomalies: the kept history is on the tab
 like "$a" "    t=2.000ms role=free cause=foreign" "anomalies: the foreign free at 2.000 ms, as in the table"
 is "$(grep -A1 '^  stack:$' <<< "$a" | grep -c '^anomaly ')" 0 "anomalies: no empty stack: header"
 like "$a" "  stack: none kept with this anomaly" "anomalies: an anomaly without a stack says so"
+
+# One source: README's command table and pagetrail(8) are printed from the
+# tables --help prints, so they cannot drift.
+is "$(sed -n '/^## The `pagetrail` command/,/^## /p' "$TOP/README.md" | sed -n '/^| subcommand | does |$/,/^$/p' | sed '/^$/d')" \
+	"$("$PT" help --markdown)" "README's command table is pagetrail help --markdown"
+"$PT" help --man > "$out/pagetrail.8"
+is "$? $(grep -c '^\.SS "pagetrail ' "$out/pagetrail.8")" "0 10" "pagetrail help --man: pagetrail(8) with a section per subcommand"
+if command -v man > /dev/null; then
+	is "$(MANWIDTH=80 man -l "$out/pagetrail.8" 2>&1 > /dev/null)" "" "pagetrail(8) renders without a warning"
+fi
 summary

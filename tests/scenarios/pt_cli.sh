@@ -118,7 +118,7 @@ like "$(cat /tmp/d.txt)" "^no findings" "clean: says so"
 pagetrail status --from /tmp/clean.cap > /tmp/st.txt
 is $? 0 "clean: status exit 0"
 like "$(cat /tmp/st.txt)" "tracked +[1-9][0-9]* chunks .*pooled_clean=[1-9]" "clean: chunks counted by state"
-rm -f /tmp/*.cap /tmp/*.json	# tmpfs: leave memhog the memory
+rm -f /tmp/*.cap /tmp/*.cap.old /tmp/*.json	# tmpfs: leave memhog the memory (capture keeps FILE.old)
 cuinit --gens 2 --drain > /dev/null
 echo 2 > /proc/sys/vm/drop_caches
 dropped=$(nv chunks_reclaimed)

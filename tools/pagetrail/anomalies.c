@@ -165,6 +165,13 @@ static struct json_object *anomaly_json(const struct pt_src *s,
 	json_object_object_add(o, "in_events",
 			       json_object_new_boolean(x->in_events));
 	json_object_object_add(o, "history", h);
+	/* null: this source keeps no block (a trace); [] : none kept. */
+	if (!x->block) {
+		json_object_put(kept);
+		json_object_put(st);
+		kept = NULL;
+		st = NULL;
+	}
 	json_object_object_add(o, "history_kept", kept);
 	json_object_object_add(o, "stack", st);
 	return o;
@@ -189,14 +196,15 @@ int pt_cmd_anomalies(int argc, char **argv)
 		return 2;
 	}
 	if (o.json) {
+		struct json_object *top =
+			pt_json_new("anomalies", pt_src_json(&s, 1));
+
 		arr = json_object_new_array();
 		for (i = 0; i < a.nanom; i++)
 			json_object_array_add(arr,
 					      anomaly_json(&s, &a.anom[i]));
-		puts(json_object_to_json_string_ext(
-			arr, JSON_C_TO_STRING_PRETTY |
-				     JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(arr);
+		json_object_object_add(top, "anomalies", arr);
+		pt_json_print(top);
 	} else {
 		printf("%zu anomal%s (%s)\n", a.nanom,
 		       a.nanom == 1 ? "y" : "ies", s.origin);

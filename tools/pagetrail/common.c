@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <json-c/json.h>
 #include "common.h"
 #include "opt.h"
 #include "capfile.h"
@@ -68,6 +69,42 @@ int pt_srcopt_args(const struct pt_cmdspec *c, int argc, char **argv,
 		pt_srcopt_set(o, k, p.val);
 	}
 	return -1;
+}
+
+struct json_object *pt_json_source(const char *kind, const char *path)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "kind", json_object_new_string(kind));
+	json_object_object_add(o, "path",
+			       path ? json_object_new_string(path) : NULL);
+	return o;
+}
+
+struct json_object *pt_src_json(const struct pt_src *s, int with_path)
+{
+	static const char *const kind[] = { "live", "directory", "capture",
+					     "trace" };
+
+	return pt_json_source(kind[s->kind], with_path ? s->origin : NULL);
+}
+
+struct json_object *pt_json_new(const char *cmd, struct json_object *source)
+{
+	struct json_object *o = json_object_new_object();
+	char fmt[64];
+
+	snprintf(fmt, sizeof(fmt), "pagetrail-%s %d", cmd, PT_JSON_VERSION);
+	json_object_object_add(o, "format", json_object_new_string(fmt));
+	json_object_object_add(o, "source", source);
+	return o;
+}
+
+void pt_json_print(struct json_object *o)
+{
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
 }
 
 int pt_keep_old(const char *cmd, const char *path, int force)

@@ -86,6 +86,19 @@ static inline const char *pt_pl(long long n, const char *one,
 	return n == 1 ? one : many;
 }
 
+/*
+ * Every --json output is one object that starts with "format"
+ * ("pagetrail-SUB N", N = PT_JSON_VERSION, raised when a field changes
+ * meaning or type) and "source" ({kind, path}); lists are arrays, absent
+ * values null. Schemas: tools/pagetrail/schema/SUB.json.
+ */
+#define PT_JSON_VERSION 1
+struct json_object;
+struct json_object *pt_json_source(const char *kind, const char *path);
+struct json_object *pt_src_json(const struct pt_src *s, int with_path);
+struct json_object *pt_json_new(const char *cmd, struct json_object *source);
+void pt_json_print(struct json_object *o); /* and frees it */
+
 void pt_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* PAGETRAIL_TOOL_COMMON_H */

@@ -209,8 +209,16 @@ static struct json_object *probe_json(const struct pt_probe_cov *p)
 	return o;
 }
 
-#define ADD_INT(o, c, f) \
-	json_object_object_add(o, #f, json_object_new_int64((c)->f))
+/* -1, or no stats in the source (a trace): it does not say, null. */
+#define ADD_INT(o, c, f)                                                  \
+	json_object_object_add(o, #f, (c)->f < 0 || !(c)->have_stats ?     \
+					      NULL :                       \
+					      json_object_new_int64((c)->f))
+
+struct json_object *pt_json_str_or_null(const char *s)
+{
+	return s && s[0] ? json_object_new_string(s) : NULL;
+}
 
 struct json_object *pt_cov_json(const struct pt_cov *c)
 {
@@ -259,7 +267,9 @@ struct json_object *pt_cov_json(const struct pt_cov *c)
 	ADD_INT(o, c, tracker_full);
 	ADD_INT(o, c, anomalies);
 	ADD_INT(o, c, anomalies_dropped);
-	ADD_INT(o, c, seq_gaps);
+	json_object_object_add(o, "seq_gaps",
+			       c->seq_gaps < 0 ? NULL :
+						 json_object_new_int64(c->seq_gaps));
 	for (i = 0; i < c->nreasons; i++)
 		json_object_array_add(why,
 				      json_object_new_string(c->reasons[i]));

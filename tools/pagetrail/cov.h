@@ -61,6 +61,8 @@ static inline int pt_cov_complete(const struct pt_cov *c)
 {
 	return c->nreasons == 0;
 }
+/* A string, or null when empty (the source does not say). */
+struct json_object *pt_json_str_or_null(const char *s);
 struct json_object *pt_cov_json(const struct pt_cov *c);
 
 #endif /* PAGETRAIL_TOOL_COV_H */

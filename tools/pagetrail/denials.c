@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmds.h"
+#include "common.h"
 #include "lxc.h"
 #include "opt.h"
 
@@ -200,7 +201,7 @@ int pt_cmd_denials(int argc, char **argv)
 				"");
 		return 2;
 	}
-	jout = json_object_new_object();
+	jout = pt_json_new("denials", pt_json_source("file", file));
 	jarr = json_object_new_array();
 	while (fgets(line, sizeof(line), f)) {
 		struct pt_denial d;
@@ -271,7 +272,8 @@ int pt_cmd_denials(int argc, char **argv)
 	json_object_object_add(jout, "denials", jarr);
 	if (json)
 		printf("%s\n", json_object_to_json_string_ext(
-				       jout, JSON_C_TO_STRING_PRETTY));
+				       jout, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
 	else if (!n)
 		printf("no device-cgroup denial recorded\n");
 	json_object_put(jout);

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "cmds.h"
+#include "common.h"
 #include "devices.h"
 #include "lxc.h"
 #include "opt.h"
@@ -1492,7 +1493,7 @@ int pt_cmd_devices(int argc, char **argv)
 	struct pt_ctconf c = { 0 };
 	struct pt_cgbpf cgb = { 0 };
 	struct pt_majors m;
-	json_object *jout;
+	json_object *jout, *jmaj;
 	char *names = NULL, why[200], cgb_why[300];
 	bool have_conf;
 	size_t i, len = 0;
@@ -1535,12 +1536,22 @@ int pt_cmd_devices(int argc, char **argv)
 			close(rootfd);
 		return 2;
 	}
-	jout = json_object_new_object();
+	jout = pt_json_new("devices",
+			   pt_json_source(o.fixture ? "file" : "live",
+					  o.proc_devices));
+	jmaj = json_object_new_array();
 	for (i = 0; i < m.n; i++) {
+		json_object *jm;
 		char *n;
 
 		if (m.e[i].type != 'c' || !pt_is_nvidia_name(m.e[i].name))
 			continue;
+		jm = json_object_new_object();
+		json_object_object_add(jm, "name",
+				       json_object_new_string(m.e[i].name));
+		json_object_object_add(jm, "major",
+				       json_object_new_int(m.e[i].major));
+		json_object_array_add(jmaj, jm);
 		if (asprintf(&n, "%s%s%s %d", names ? names : "",
 			     names ? ", " : "", m.e[i].name, m.e[i].major) < 0)
 			exit(2);
@@ -1559,8 +1570,7 @@ int pt_cmd_devices(int argc, char **argv)
 				       "unified (cgroup2 only: lxc.cgroup2.* rules apply, lxc.cgroup.* are ignored)" :
 				       "unified, assumed for --proc-devices as on Proxmox VE 8 (--cgroup legacy to change)");
 	}
-	json_object_object_add(jout, "proc_devices",
-			       json_object_new_string(names ? names : ""));
+	json_object_object_add(jout, "proc_devices", jmaj);
 	json_object_object_add(jout, "cgroup",
 			       json_object_new_string(c.legacy ? "legacy" :
 								 "unified"));
@@ -1579,7 +1589,8 @@ int pt_cmd_devices(int argc, char **argv)
 			       json_object_new_boolean(rep.breaks));
 	if (o.json)
 		printf("%s\n", json_object_to_json_string_ext(
-				       jout, JSON_C_TO_STRING_PRETTY));
+				       jout, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
 	else
 		printf("verdict: %s\n",
 		       rep.breaks ?

@@ -199,11 +199,10 @@ static struct json_object *release_json(const struct pt_analysis *a)
 
 static void print_json(const struct pt_src *s, const struct pt_analysis *a)
 {
-	struct json_object *o = json_object_new_object(),
+	struct json_object *o = pt_json_new("diagnose", pt_src_json(s, 1)),
 			   *fs = json_object_new_array();
 	size_t i;
 
-	json_object_object_add(o, "source", json_object_new_string(s->origin));
 	json_object_object_add(o, "records", json_object_new_uint64(s->nrec));
 	json_object_object_add(o, "anomalies",
 			       json_object_new_uint64(a->nanom));
@@ -212,9 +211,7 @@ static void print_json(const struct pt_src *s, const struct pt_analysis *a)
 		json_object_array_add(fs, finding_json(&a->find[i]));
 	json_object_object_add(o, "findings", fs);
 	json_object_object_add(o, "coverage", pt_cov_json(&a->cov));
-	puts(json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	pt_json_print(o);
 }
 
 int pt_cmd_diagnose(int argc, char **argv)

@@ -200,8 +200,11 @@ static int write_json(const char *dir, const struct pt_src *s,
 	size_t i;
 	int rc;
 
+	/* 2: culprit null in UNDETERMINED findings, thread and source added. */
 	json_object_object_add(o, "format",
-			       json_object_new_string("pagetrail-evidence 1"));
+			       json_object_new_string("pagetrail-evidence 2"));
+	/* The kind only: a path may name the machine or its user. */
+	json_object_object_add(o, "source", pt_src_json(s, 0));
 	json_object_object_add(o, "identity", identity_json(s));
 	json_object_object_add(o, "records", json_object_new_uint64(s->nrec));
 	json_object_object_add(o, "anomalies",

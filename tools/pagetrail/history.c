@@ -19,20 +19,17 @@ static int parse_pfn(const char *a, unsigned long long *pfn)
 static void print_json(const struct pt_src *s, unsigned long long pfn,
 		       const struct pagetrail_record **r, size_t n)
 {
-	struct json_object *o = json_object_new_object(),
+	struct json_object *o = pt_json_new("history", pt_src_json(s, 1)),
 			   *a = json_object_new_array();
 	char buf[32];
 	size_t i;
 
 	snprintf(buf, sizeof(buf), "0x%llx", pfn);
-	json_object_object_add(o, "source", json_object_new_string(s->origin));
 	json_object_object_add(o, "pfn", json_object_new_string(buf));
 	for (i = 0; i < n; i++)
 		json_object_array_add(a, pt_row_json(r[i]));
 	json_object_object_add(o, "records", a);
-	puts(json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	pt_json_print(o);
 }
 
 int pt_cmd_history(int argc, char **argv)

@@ -235,7 +235,10 @@ struct json_object *pt_row_json(const struct pagetrail_record *r)
 	I64("tgid", r->tgid);
 	I64("cpu", r->cpu);
 	STR("role", pt_role_name(r->role));
-	STR("cause", pt_cause_name(r->cause));
+	json_object_object_add(o, "cause",
+			       r->cause ? json_object_new_string(
+						  pt_cause_name(r->cause)) :
+					  NULL);
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)r->pfn);
 	STR("pfn", buf);
 	I64("order", r->order);
@@ -247,6 +250,7 @@ struct json_object *pt_row_json(const struct pagetrail_record *r)
 	I64("alloc", r->alloc_seq);
 	I64("prev_alloc", r->prev_alloc_seq);
 	I64("index", r->index);
+	/* Not sampled: the page was not read, null rather than absent. */
 	if (r->rflags & PT_RF_SAMPLED) {
 		I64("refcount", r->refcount);
 		I64("mapcount", r->mapcount);
@@ -254,10 +258,17 @@ struct json_object *pt_row_json(const struct pagetrail_record *r)
 			 (unsigned long long)r->head_pfn);
 		STR("head_pfn", buf);
 		I64("page_flags", r->page_flags);
+	} else {
+		json_object_object_add(o, "refcount", NULL);
+		json_object_object_add(o, "mapcount", NULL);
+		json_object_object_add(o, "head_pfn", NULL);
+		json_object_object_add(o, "page_flags", NULL);
 	}
 	I64("ret", r->ret);
-	if (r->role == PT_ROLE_MAP)
-		I64("inner_ret", r->inner_ret);
+	json_object_object_add(o, "inner_ret",
+			       r->role == PT_ROLE_MAP ?
+				       json_object_new_int64(r->inner_ret) :
+				       NULL);
 	json_object_object_add(o, "gap",
 			       json_object_new_boolean(r->rflags & PT_RF_GAP));
 	for (b = 1; b < PT_AN_MAX; b++)

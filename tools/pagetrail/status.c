@@ -125,24 +125,33 @@ static void print_text(const struct pt_src *s, const struct pt_cov *c,
 static void print_json(const struct pt_src *s, const struct pt_cov *c,
 		       const long long *st)
 {
-	struct json_object *o = json_object_new_object(),
+	struct json_object *o = pt_json_new("status", pt_src_json(s, 1)),
 			   *ch = json_object_new_object();
 	int i;
 
-	json_object_object_add(o, "source", json_object_new_string(s->origin));
-	json_object_object_add(o, "state", json_object_new_string(c->state));
-	json_object_object_add(o, "target", json_object_new_string(c->target));
-	json_object_object_add(o, "profile",
-			       json_object_new_string(c->profile));
-	json_object_object_add(o, "tracked", json_object_new_int64(c->tracked));
+	json_object_object_add(o, "state",
+			       pt_json_str_or_null(c->have_stats ||
+							   strcmp(c->state,
+								  "unknown") ?
+						   c->state :
+						   NULL));
+	json_object_object_add(o, "target", pt_json_str_or_null(c->target));
+	json_object_object_add(o, "profile", pt_json_str_or_null(c->profile));
+	json_object_object_add(o, "tracked",
+			       c->have_stats ?
+				       json_object_new_int64(c->tracked) :
+				       NULL);
 	for (i = 1; i < PT_ST_MAX; i++)
 		json_object_object_add(ch, pt_state_name(i),
 				       json_object_new_int64(st[i]));
+	/* Only the pages table says: a source without it (a trace), null. */
+	if (!pt_src_text(s, "pages")) {
+		json_object_put(ch);
+		ch = NULL;
+	}
 	json_object_object_add(o, "chunks_by_state", ch);
 	json_object_object_add(o, "coverage", pt_cov_json(c));
-	puts(json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
+	pt_json_print(o);
 }
 
 int pt_cmd_status(int argc, char **argv)
