@@ -150,4 +150,37 @@ is "$(pick 595.45.04 '7.*-kb-prod-7.x' gcc-O2 kernel_semaphore_members kernel_se
 is "$(pick 595.45.04 '7.*-kb-debug-7.x' gcc-Os kernel_spinlock_size kernel_semaphore_size nv_pool_node_id nv_pool_order nv_pool_lock nv_pool_size)" \
 	"72 96 272 276 288 304" \
 	"7.3 test kernel (blocker, lockdep, spinlock debugging): spinlock_t 72, semaphore 96, pool 272/276/288, size 304"
+# 595.58.03 to 610.43.02 (NVIDIA's release commits, from a fork that carries
+# them: shared/reference/nvidia-610.md). Their structures are 595.45.04's
+# (D9): every layout and lock key equals 595.45.04's on the same kernel and
+# compiler, wherever both were measured.
+like "$rels" "595\.58\.03 595\.71\.05 595\.80 610\.43\.02" "releases measured include 595.58.03 to 610.43.02: $rels"
+lkeys="$keys_alloc $keys_other $keys_pool kernel_spinlock_size kernel_semaphore_size kernel_shrinker_size"
+same=0
+for f in "${files[@]}"; do
+	case $(fact release) in 595.58.03|595.71.05|595.80|610.43.02) ;; *) continue ;; esac
+	base=$dir/595.45.04__$(fact kernel_label)__$(fact compiler).facts
+	[ -r "$base" ] || continue
+	same=$((same + 1))
+	is "$(vals "$lkeys" "$(cat "$f")")" "$(vals "$lkeys" "$(cat "$base")")" \
+		"$(fact release)/$(fact kernel_label)/$(fact compiler): layout and lock sizes as 595.45.04's"
+done
+ok $([ $same -ge 24 ]; echo $?) "the four releases compared with 595.45.04 on 6.1 and 6.12, three compilers each: $same builds"
+# 610.x: the take and the admission are static and inlined into their one
+# caller in every build; destroy is static too but kept out of line.
+for k in '6.1.*' '6.12.*[0-9]-amd64'; do
+	for m in gcc-O2 gcc-O3 clang-O2; do
+		is "$(pick 610.43.02 "$k" $m sym.nv_mem_pool_alloc_pages sym.nv_mem_pool_free_pages sym.nv_mem_pool_destroy sym.nv_alloc_system_pages sym.nv_free_system_pages)" \
+			"- - t T T" "610.43.02 ${k%%.\**} $m: alloc_pages and free_pages inlined, destroy static (t), their callers kept"
+	done
+done
+is "$(pick 610.43.02 '6.12.*[0-9]-amd64' gcc-O2 sym.nv_alloc_set_page sym.nv_mem_pool_move_pages sym.nv_mem_pool_free_page_list)" "t t t" \
+	"610.43.02 gcc-O2 (kbuild): move_pages, the take's fallback, is still a symbol"
+# 595.58.03 to 595.80 keep the pool entry points global, as 595.45.04 did.
+for r in 595.58.03 595.71.05 595.80; do
+	for m in gcc-O2 gcc-O3 clang-O2; do
+		is "$(pick $r '6.12.*[0-9]-amd64' $m sym.nv_mem_pool_alloc_pages sym.nv_mem_pool_free_pages sym.nv_mem_pool_destroy)" \
+			"T T T" "$r 6.12 $m: alloc_pages, free_pages and destroy global and out of line"
+	done
+done
 summary
