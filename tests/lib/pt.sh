@@ -77,3 +77,21 @@ foreign_chain() {
 			bail "cannot reload nvsim and pagetrail"
 	done
 }
+
+# pt_reclaim_run: a CUDA-init run, then reclaim (drop_caches) with the
+# scrubbers drained; pagetrail's stats and anomalies are kept in /tmp and
+# its events drained (pt_drain) for the scenario to check. Returns
+# cuinit's status.
+pt_reclaim_run() {
+	local rc
+	cuinit --seed 7 --drain > /tmp/cuinit.out
+	rc=$?
+	echo 2 > /proc/sys/vm/drop_caches
+	echo drain > /sys/kernel/debug/nvsim/control
+	cp $PT/stats /tmp/stats
+	cat $PT/anomalies > /tmp/anomalies
+	pt_drain
+	grep -E '^(anomal|gaps|events_|nv_)' /tmp/stats | grep -v '=0$' >&2
+	head -n 40 /tmp/anomalies >&2
+	return $rc
+}
