@@ -9,6 +9,7 @@
 
 #include <kunit/test.h>
 #include <linux/irqflags.h>
+#include <linux/ktime.h>
 
 #include "../module/table.c"
 #include "../module/history.c"
@@ -93,28 +94,71 @@ static void table_finds_containing_chunk_at_every_order(struct kunit *test)
 static void table_locks_the_head_shard_for_large_orders(struct kunit *test)
 {
 	u64 head = 0x100000; /* order 14: 64 MiB */
-	struct pt_chunk *big, *inner;
+	struct pt_chunk *big, *inner, *live;
 	unsigned int shard;
-	unsigned long flags;
 
 	big = table_add(head, 14, PT_ST_ASSIGNED);
 	KUNIT_ASSERT_NOT_NULL(test, big);
 	KUNIT_EXPECT_PTR_EQ(test, table_containing(head + 0x2f01, &shard), big);
 	KUNIT_EXPECT_EQ(test, shard, pt_table_shard(head));
-	/* A freed chunk inside a new large chunk is forgotten, a live one kept. */
+	/*
+	 * A freed chunk inside a live one is older history: the live one
+	 * contains the pfn, however large (no walk forgot the freed one).
+	 */
 	inner = table_add(head + 0x3000, 0, PT_ST_FREED);
+	live = table_add(head + 0x3001, 0, PT_ST_MAPPED);
 	KUNIT_ASSERT_NOT_NULL(test, inner);
-	KUNIT_ASSERT_NOT_NULL(test, table_add(head + 0x3001, 0, PT_ST_MAPPED));
-	local_irq_save(flags);
-	pt_table_forget_freed_inside(head, 14);
-	pt_table_lock(pt_table_shard(head + 0x3000), head + 0x3000);
-	KUNIT_EXPECT_NULL(test, pt_table_find(head + 0x3000));
-	pt_table_unlock(pt_table_shard(head + 0x3000));
-	pt_table_lock(pt_table_shard(head + 0x3001), head + 0x3001);
-	KUNIT_EXPECT_NOT_NULL(test, pt_table_find(head + 0x3001));
-	pt_table_unlock(pt_table_shard(head + 0x3001));
-	local_irq_restore(flags);
+	KUNIT_ASSERT_NOT_NULL(test, live);
 	KUNIT_EXPECT_PTR_EQ(test, table_containing(head + 0x3000, &shard), big);
+	KUNIT_EXPECT_EQ(test, shard, pt_table_shard(head));
+	KUNIT_EXPECT_PTR_EQ(test, table_containing(head + 0x3001, &shard),
+			    live);
+	/* With nothing live around it, the freed chunk is the answer. */
+	big->state = PT_ST_FREED;
+	KUNIT_EXPECT_PTR_EQ(test, table_containing(head + 0x3000, &shard),
+			    inner);
+	KUNIT_EXPECT_EQ(test, shard, pt_table_shard(head + 0x3000));
+}
+
+/* Up to the buddy allocator's largest order, freed chunks inside are forgotten. */
+static void table_forgets_freed_chunks_inside_a_new_one(struct kunit *test)
+{
+	u64 head = 0x200000; /* order 10: the longest walk */
+	unsigned int s;
+	unsigned long flags;
+
+	KUNIT_ASSERT_NOT_NULL(test, table_add(head + 0x3ff, 0, PT_ST_FREED));
+	KUNIT_ASSERT_NOT_NULL(test, table_add(head + 0x100, 0, PT_ST_MAPPED));
+	KUNIT_ASSERT_NOT_NULL(test, table_add(head, 10, PT_ST_ASSIGNED));
+	local_irq_save(flags);
+	pt_table_forget_freed_inside(head, 10);
+	s = pt_table_shard(head + 0x3ff);
+	pt_table_lock(s, head + 0x3ff);
+	KUNIT_EXPECT_NULL(test, pt_table_find(head + 0x3ff));
+	pt_table_unlock(s);
+	s = pt_table_shard(head + 0x100);
+	pt_table_lock(s, head + 0x100);
+	KUNIT_EXPECT_NOT_NULL(test, pt_table_find(head + 0x100));
+	pt_table_unlock(s);
+	local_irq_restore(flags);
+}
+
+/*
+ * The walk runs with IRQs off: an order-22 chunk (16 GiB, or a garbage
+ * order that passed the plausibility check) must not cost 4 million
+ * lookups there. A millisecond-scale bound: the old walk took seconds.
+ */
+static void table_forget_walk_is_bounded(struct kunit *test)
+{
+	unsigned long flags;
+	u64 t0, ns;
+
+	local_irq_save(flags);
+	t0 = ktime_get_ns();
+	pt_table_forget_freed_inside(0x40000000, 22);
+	ns = ktime_get_ns() - t0;
+	local_irq_restore(flags);
+	KUNIT_EXPECT_LT(test, ns, 20 * NSEC_PER_MSEC);
 }
 
 static void table_recycles_freed_chunks_when_full(struct kunit *test)
@@ -308,6 +352,8 @@ static struct kunit_case pt_table_cases[] = {
 	KUNIT_CASE(table_sizes_fit_the_budget),
 	KUNIT_CASE(table_finds_containing_chunk_at_every_order),
 	KUNIT_CASE(table_locks_the_head_shard_for_large_orders),
+	KUNIT_CASE(table_forgets_freed_chunks_inside_a_new_one),
+	KUNIT_CASE(table_forget_walk_is_bounded),
 	KUNIT_CASE(table_recycles_freed_chunks_when_full),
 	KUNIT_CASE(table_full_of_live_chunks_says_so),
 	KUNIT_CASE(table_reuses_freed_entries),

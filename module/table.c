@@ -35,6 +35,9 @@ static_assert(PT_ST_MAX <= 16); /* state:4 */
 #define PT_FILTER_BITS 20
 #define PT_FILTER_STUCK U8_MAX
 #define PT_NIL U32_MAX
+#define PT_NO_PFN U64_MAX
+/* The buddy allocator's largest order on x86: the longest forget walk. */
+#define PT_FORGET_MAX_ORDER 10
 /* A full table looks at this many chunks for a freed one before giving up. */
 #define PT_RECYCLE_PROBES 256
 
@@ -411,13 +414,19 @@ struct pt_chunk *pt_table_alloc(u64 pfn, u8 order)
 	return c;
 }
 
+/*
+ * A freed chunk found first may be history that a larger live chunk,
+ * created over it, shadows (the forget pass below stops at
+ * PT_FORGET_MAX_ORDER): a live chunk containing @pfn wins, and the first
+ * freed one serves only when none does.
+ */
 struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard)
 	__acquires(pt_shard_lock)
 {
 	unsigned long orders = READ_ONCE(pt_orders_seen) | 1;
-	unsigned int order, s;
+	unsigned int order, s, freed_order = 0;
+	u64 head, freed_head = PT_NO_PFN;
 	struct pt_chunk *c;
-	u64 head;
 
 	/* Order 0 stands for the pfn itself, at whatever order it is tracked. */
 	for_each_set_bit(order, &orders, BITS_PER_LONG) {
@@ -428,10 +437,25 @@ struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard)
 		pt_table_lock(s, head);
 		c = pt_table_find(head);
 		if (c && (!order || c->order == order)) {
-			*shard = s;
-			return c;
+			if (c->state != PT_ST_FREED) {
+				*shard = s;
+				return c;
+			}
+			if (freed_head == PT_NO_PFN) {
+				freed_head = head;
+				freed_order = order;
+			}
 		}
 		pt_table_unlock(s);
+	}
+	if (freed_head != PT_NO_PFN) {
+		/* Unlocked meanwhile: still there? */
+		*shard = pt_table_shard(freed_head);
+		pt_table_lock(*shard, freed_head);
+		c = pt_table_find(freed_head);
+		if (c && (!freed_order || c->order == freed_order))
+			return c;
+		pt_table_unlock(*shard);
 	}
 	*shard = pt_table_shard(pfn);
 	pt_table_lock(*shard, pfn);
@@ -442,7 +466,10 @@ struct pt_chunk *pt_table_lock_containing(u64 pfn, unsigned int *shard)
  * Chunks freed earlier inside the new chunk's range are history of other
  * allocations, and would shadow it at lookup. Each lives under its own
  * shard's lock, taken one at a time; the pre-filter skips the pfns that
- * were never tracked without touching a lock.
+ * were never tracked without touching a lock. The caller has IRQs off, so
+ * the walk stops at the buddy allocator's largest order (1,023 pfns);
+ * above it (CMA and coherent allocations, or a garbage order) the lookup's
+ * preference for live chunks does the work instead.
  */
 void pt_table_forget_freed_inside(u64 pfn, u8 order)
 {
@@ -450,7 +477,7 @@ void pt_table_forget_freed_inside(u64 pfn, u8 order)
 	unsigned int s;
 	u64 i;
 
-	if (!order || order >= 32)
+	if (!order || order > PT_FORGET_MAX_ORDER)
 		return;
 	for (i = 1; i < (1ULL << order); i++) {
 		if (!pt_table_maybe_tracked(pfn + i))

@@ -234,9 +234,12 @@ int pt_target_init(const struct pt_profile *profile, const char *target,
 	if (attach) {
 		ret = pt_target_attach();
 		if (ret) {
-			unregister_module_notifier(&pt_module_nb);
-			/* A LIVE event may have queued an attach meanwhile. */
-			cancel_work_sync(&pt_attach_work);
+			/*
+			 * As at unload: a handler planted before the failing
+			 * step may have queued pt_fail_work, and a LIVE event
+			 * an attach; neither may outlive the module.
+			 */
+			pt_target_exit();
 			return ret;
 		}
 	}
