@@ -176,14 +176,17 @@ is "$("$PT" diagnose --from "$out/foreign.cap" | grep '^finding')" "$("$PT" diag
 # evidence: aliases only, labels that match the records. The foreign
 # fixture again with distinctive pids and pfns, so a leak cannot hide in
 # an ordinary number.
+# Thread names too: the culprit's stack ships, and its symbol
+# nvsim_foreign_put is public while the thread's name is not.
 sed -e 's/pid=201 tgid=201/pid=48201 tgid=48201/g; s/pid=45 tgid=45/pid=48045 tgid=48045/g' \
     -e 's/pid=310 tgid=310/pid=48310 tgid=48310/g; s/0x11a40/0x7f3a1/g; s/0x22000/0x7e2b3/g' \
+    -e 's/comm=cuinit/comm=qzcuda/g; s/comm=nv_mem_pool_scr/comm=qzscrub/g; s/comm=nvsim_foreign/comm=qzforeign/g' \
     "$FX/foreign.fx" > "$out/private.fx"
 "$out/ptfixture" "$out/private.fx" "$out/private"
 PAGETRAIL_DEBUGFS=$out/private "$PT" capture -o "$out/private.cap" 2> /dev/null
 "$PT" evidence -o "$out/ev" --from "$out/private.cap"
 ok $? "evidence -o DIR"
-leaks=$(grep -HnoiE '0x7f3a1|0x7e2b3|7f3a1|7e2b3|48201|48045|48310|cuinit|nv_mem_pool_scr|nvsim_foreign|aaaa0001|bbbb0002|0x[0-9a-f]{5,}' \
+leaks=$(grep -HnoiE '0x7f3a1|0x7e2b3|7f3a1|7e2b3|48201|48045|48310|qzcuda|qzscrub|qzforeign|aaaa0001|bbbb0002|0x[0-9a-f]{5,}' \
 	"$out/ev/evidence.json" "$out/ev/summary.md")
 is "$leaks" "" "privacy scan: no raw pfn, pid, thread name, token or address in evidence.json or summary.md"
 "$PT" evidence -o "$out/ev2" --from "$out/private.cap"
@@ -210,6 +213,17 @@ is "$bad $n" "0 6" "evidence: the 6 OBSERVED statements match their records (rol
 is "$(grep -o '"label":"DERIVED","rule":"[^"]*"' <<< "$ev" | sort -u | sed 's/.*rule":"//; s/"//')" Z8.foreign-put-on-pooled-page \
 	"evidence: the DERIVED statements name the Z8 rule"
 like "$(cat "$out/ev/summary.md")" '\| vm_insert_page \| kretprobe \| 1 \| 6 \| 0 \|' "summary.md: the coverage table"
+# The culprit's kernel stack ships (symbols, no address), in both files;
+# a frame not in symbol+offset form (a raw address) is withheld.
+like "$ev" '"stack":\["nvsim_foreign_put\+0x3c/0x90\[nvsim\]","kthread\+0xe8/0x120"\]' \
+	"evidence.json: the culprit's kernel stack, frame by frame"
+like "$(cat "$out/ev/summary.md")" "Kernel stack of the culprit \(THREAD_T1, record 9\):" "summary.md: the culprit's stack, headed"
+like "$(cat "$out/ev/summary.md")" "^    nvsim_foreign_put\+0x3c/0x90 \[nvsim\]$" "summary.md: its frames"
+sed 's|^stack 9 kthread+0xe8/0x120$|stack 9 ffffffffc0a01234\nstack 9 kthread+0xe8/0x120 [x] junk|' "$out/private.fx" > "$out/addr.fx"
+"$out/ptfixture" "$out/addr.fx" "$out/addr"
+"$PT" evidence -o "$out/ev-addr" --from "$out/addr" 2> /dev/null
+is "$(grep -c 'frame withheld' "$out/ev-addr/evidence.json") $(grep -ciE 'ffffffffc0a01234|junk' "$out/ev-addr/evidence.json" "$out/ev-addr/summary.md" | awk -F: '{s += $2} END {print s}')" "2 0" \
+	"evidence: a stack line that is not symbol+offset (a raw address) is withheld"
 "$PT" evidence -o "$out/ev3" --from "$out/undetermined" > /dev/null
 is "$(tr -d ' \n' < "$out/ev3/evidence.json" | grep -o '"label":"UNKNOWN","text":"ringlost12records"' | head -n1)" \
 	'"label":"UNKNOWN","text":"ringlost12records"' "evidence: what was not seen is UNKNOWN"
@@ -329,6 +343,7 @@ like "$j" '"culprit":null,"thread":\{"comm":"cuinit","pid":201,"tgid":201,"seq":
 "$PT" evidence -o "$out/ev-und" --from "$out/undetermined" 2> /dev/null
 like "$(tr -d ' \n' < "$out/ev-und/evidence.json")" '"culprit":null,"thread":"THREAD_T1","thread_role":"insert"' "evidence.json UNDETERMINED: culprit null"
 like "$(cat "$out/ev-und/summary.md")" "culprit unknown \(THREAD_T1 is the thread of the insert, not blamed\)" "summary.md UNDETERMINED: culprit unknown"
+like "$(cat "$out/ev-und/summary.md")" "Kernel stack of the thread \(THREAD_T1, record [0-9]+\)" "summary.md UNDETERMINED: the stack is the thread's, not a culprit's"
 like "$("$PT" diagnose --from "$out/undetermined")" "^pagetrail diagnose .*: 1 finding from 1 anomaly in 4 records" "diagnose: 1 finding, 1 anomaly"
 like "$("$PT" history 0x90000 --from "$out/undetermined")" "^history of pfn 0x90000 .*: [0-9]+ records?, oldest first" "history: record(s)"
 a=$("$PT" anomalies --from "$out/foreign")

@@ -103,9 +103,132 @@ static struct json_object *statement(const struct pt_step *st,
 	return o;
 }
 
+/*
+ * The kernel stack kept with the anomaly of a finding's thread record (the
+ * culprit's, or the insert's in an UNDETERMINED finding). Frames are
+ * symbol+offset/size [module] of code everyone has; they carry no address,
+ * pfn, pid or name of the machine, so they may ship. A line in any other
+ * form is withheld, not passed through.
+ */
+#define PT_MAX_FRAMES 64
+
+struct pt_stack {
+	const char *line[PT_MAX_FRAMES];
+	int len[PT_MAX_FRAMES];
+	int n;
+	int kept; /* the source kept a stack with this record */
+};
+
+static int sym_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$';
+}
+
+static size_t hex_run(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && ((p[i] >= '0' && p[i] <= '9') ||
+			 (p[i] >= 'a' && p[i] <= 'f')))
+		i++;
+	return i;
+}
+
+/* "sym+0x3c/0x90 [mod]", "sym+0x3c/0x90", "sym" or "?", nothing else. */
+static int frame_publishable(const char *l, size_t n)
+{
+	size_t i = 0, h;
+
+	if (n == 1 && l[0] == '?')
+		return 1;
+	while (i < n && sym_char(l[i]))
+		i++;
+	/* No symbol, or one a raw address would also be (hex digits only). */
+	if (!i || (l[0] >= '0' && l[0] <= '9') ||
+	    (i >= 8 && hex_run(l, i) == i))
+		return 0;
+	if (i < n && l[i] == '+') {
+		if (n - i < 3 || strncmp(l + i + 1, "0x", 2))
+			return 0;
+		h = hex_run(l + i + 3, n - i - 3);
+		if (!h || h > 8 || i + 3 + h >= n || l[i + 3 + h] != '/')
+			return 0;
+		i += 4 + h;
+		if (n - i < 3 || strncmp(l + i, "0x", 2))
+			return 0;
+		h = hex_run(l + i + 2, n - i - 2);
+		if (!h || h > 8)
+			return 0;
+		i += 2 + h;
+	}
+	if (i == n)
+		return 1;
+	if (n - i < 4 || l[i] != ' ' || l[i + 1] != '[' || l[n - 1] != ']')
+		return 0;
+	for (i += 2; i < n - 1; i++)
+		if (!sym_char(l[i]) && l[i] != '-')
+			return 0;
+	return 1;
+}
+
+static void stack_of(const struct pt_analysis *a,
+		     const struct pagetrail_record *r, struct pt_stack *st)
+{
+	const char *p = NULL, *end = NULL;
+	size_t i, len;
+
+	memset(st, 0, sizeof(*st));
+	for (i = 0; r && i < a->nanom; i++)
+		if (a->anom[i].rec.seq == r->seq && a->anom[i].block) {
+			p = a->anom[i].block;
+			end = p + a->anom[i].block_len;
+			break;
+		}
+	if (!p)
+		return;
+	while (p < end && strncmp(p, "  stack:\n", 9)) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		p = p ? p + 1 : end;
+	}
+	if (p >= end)
+		return;
+	st->kept = 1;
+	for (p += 9; p < end && !strncmp(p, "    ", 4); p += len + 1) {
+		len = strcspn(p, "\n");
+		if (p + len > end)
+			len = (size_t)(end - p);
+		if (st->n < PT_MAX_FRAMES) {
+			st->line[st->n] = p + 4;
+			st->len[st->n++] = (int)len - 4;
+		}
+	}
+}
+
+#define PT_FRAME_WITHHELD "(frame withheld: not in symbol+offset form)"
+
+static struct json_object *stack_json(const struct pt_stack *st)
+{
+	struct json_object *o;
+	int i;
+
+	if (!st->n)
+		return NULL;
+	o = json_object_new_array();
+	for (i = 0; i < st->n; i++)
+		json_object_array_add(
+			o, frame_publishable(st->line[i], (size_t)st->len[i]) ?
+				   json_object_new_string_len(st->line[i],
+							      st->len[i]) :
+				   json_object_new_string(PT_FRAME_WITHHELD));
+	return o;
+}
+
 static struct json_object *finding_json(const struct pt_finding *f,
+					const struct pt_analysis *a,
 					const struct pt_namer *nm)
 {
+	struct pt_stack stk;
 	struct json_object *o = json_object_new_object(),
 			   *st = json_object_new_array();
 	char buf[512];
@@ -126,6 +249,8 @@ static struct json_object *finding_json(const struct pt_finding *f,
 	for (i = 0; i < f->nstep; i++)
 		json_object_array_add(st, statement(&f->step[i], nm, f));
 	json_object_object_add(o, "statements", st);
+	stack_of(a, f->culprit, &stk);
+	json_object_object_add(o, "stack", stack_json(&stk));
 	if (f->insert && f->insert->ret < 0) {
 		pt_chain_render(f->insert, f->map, nm, buf, sizeof(buf));
 		json_object_object_add(o, "return_chain",
@@ -200,9 +325,12 @@ static int write_json(const char *dir, const struct pt_src *s,
 	size_t i;
 	int rc;
 
-	/* 2: culprit null in UNDETERMINED findings, thread and source added. */
+	/*
+	 * 2: culprit null in UNDETERMINED findings, thread and source added;
+	 * 3: each finding's stack (its thread record's kernel stack, or null).
+	 */
 	json_object_object_add(o, "format",
-			       json_object_new_string("pagetrail-evidence 2"));
+			       json_object_new_string("pagetrail-evidence 3"));
 	/* The kind only: a path may name the machine or its user. */
 	json_object_object_add(o, "source", pt_src_json(s, 0));
 	json_object_object_add(o, "identity", identity_json(s));
@@ -210,7 +338,7 @@ static int write_json(const char *dir, const struct pt_src *s,
 	json_object_object_add(o, "anomalies",
 			       json_object_new_uint64(a->nanom));
 	for (i = 0; i < a->nfind; i++)
-		json_object_array_add(fs, finding_json(&a->find[i], nm));
+		json_object_array_add(fs, finding_json(&a->find[i], a, nm));
 	json_object_object_add(o, "findings", fs);
 	json_object_object_add(o, "coverage", coverage_json(&a->cov));
 	snprintf(path, sizeof(path), "%s/evidence.json", dir);
@@ -221,8 +349,34 @@ static int write_json(const char *dir, const struct pt_src *s,
 	return rc;
 }
 
+static void md_stack(FILE *f, const struct pt_finding *fd,
+		     const struct pt_analysis *a, const struct pt_namer *nm)
+{
+	const char *whose = pt_finding_blames(fd) ? "culprit" : "thread";
+	struct pt_stack st;
+	char thr[32];
+	int i;
+
+	nm->thread(nm->ctx, fd->culprit, thr, sizeof(thr));
+	stack_of(a, fd->culprit, &st);
+	if (!st.n) {
+		fprintf(f, "\nKernel stack of the %s (%s, record %llu): %s.\n",
+			whose, thr, (unsigned long long)fd->culprit->seq,
+			st.kept ? "none kept with its anomaly" :
+				  "not recorded in this source");
+		return;
+	}
+	fprintf(f, "\nKernel stack of the %s (%s, record %llu):\n\n", whose,
+		thr, (unsigned long long)fd->culprit->seq);
+	for (i = 0; i < st.n; i++)
+		if (frame_publishable(st.line[i], (size_t)st.len[i]))
+			fprintf(f, "    %.*s\n", st.len[i], st.line[i]);
+		else
+			fprintf(f, "    %s\n", PT_FRAME_WITHHELD);
+}
+
 static void md_finding(FILE *f, size_t k, const struct pt_finding *fd,
-		       const struct pt_namer *nm)
+		       const struct pt_analysis *a, const struct pt_namer *nm)
 {
 	char page[32], thr[32], line[512];
 	int i;
@@ -254,6 +408,7 @@ static void md_finding(FILE *f, size_t k, const struct pt_finding *fd,
 		pt_chain_render(fd->insert, fd->map, nm, line, sizeof(line));
 		fprintf(f, "\nReturn chain: %s\n", line);
 	}
+	md_stack(f, fd, a, nm);
 	fputc('\n', f);
 }
 
@@ -307,7 +462,7 @@ static int write_md(const char *dir, const struct pt_src *s,
 		"Pages, allocations and threads are opaque aliases (PAGE_P1, ALLOC_A, THREAD_T1), stable for this input. "
 		"OBSERVED: a record shows it; DERIVED: the named rule concludes it; UNKNOWN: nothing recorded covers it.\n\n");
 	for (i = 0; i < a->nfind; i++)
-		md_finding(f, i + 1, &a->find[i], nm);
+		md_finding(f, i + 1, &a->find[i], a, nm);
 	if (!a->nfind)
 		fprintf(f, "No findings: no anomaly in the records.\n\n");
 	md_coverage(f, &a->cov);
