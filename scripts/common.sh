@@ -47,6 +47,18 @@ kernel_kdir()
 	esac
 }
 
+# kernel_moddir NAME: the kernel's own lib/modules/RELEASE (veth,
+# virtio_net for the page_pool scenarios); nothing for the kernels built
+# here, whose modules are not installed anywhere.
+kernel_moddir()
+{
+	case $1 in
+	deb7) echo "$CACHE/deb7/modules" ;;
+	debug | debug7 | 7) ;;
+	*) echo "/lib/modules/$1" ;;
+	esac
+}
+
 # A short label per kernel for logs and TAP.
 kernel_label()
 {
