@@ -9,7 +9,7 @@ PROGS_OUT ?= $(TOP)/build/progs
 CC_PROGS ?= gcc
 PROG_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include -I$(TOP)/tests/nvsim
 
-PROGS := cuinit memhog stopwatch ptbadin devcg_bpf uring_read
+PROGS := cuinit memhog stopwatch ptbadin devcg_bpf uring_read ppdrive
 PROG_BINS := $(addprefix $(PROGS_OUT)/,$(PROGS))
 
 # The one version, dkms.conf's; pagetrail --version prints it.
@@ -30,7 +30,7 @@ TOOL_CFLAGS += -DPT_NO_TRACECMD
 endif
 TOOL_BIN := $(PROGS_OUT)/pagetrail
 
-.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install install help fuzz
+.PHONY: all modules tests progs clean check demo bench dkms-check dkms-install install help fuzz man
 
 all: modules
 
@@ -52,6 +52,7 @@ $(PROGS_OUT)/stopwatch: tests/progs/stopwatch.c
 $(PROGS_OUT)/ptbadin: tests/progs/ptbadin.c
 $(PROGS_OUT)/devcg_bpf: tests/progs/devcg_bpf.c
 $(PROGS_OUT)/uring_read: tests/progs/uring_read.c
+$(PROGS_OUT)/ppdrive: tests/progs/ppdrive.c
 $(PROG_BINS):
 	@mkdir -p $(PROGS_OUT)
 	$(CC_PROGS) $(PROG_CFLAGS) -o $@ $(filter %.c,$^)
@@ -80,14 +81,34 @@ fuzz:
 dkms-check:
 	bash $(TOP)/tests/host/dkms.sh $(TOP)/build/dkms-check
 
-# The userspace side: the pagetrail command and the loader.
+# Man pages, each from one source: pagetrail(8) from the tables --help
+# prints (tools/pagetrail/spec.c); pagetrail-load(8) and pagetrail(4) from
+# man/*.md by scripts/mkman, pagetrail(4)'s sections from README.md's own.
+MAN_OUT := $(TOP)/build/man
+MAN_PAGES := $(MAN_OUT)/pagetrail.8 $(MAN_OUT)/pagetrail-load.8 $(MAN_OUT)/pagetrail.4
+
+man: $(MAN_PAGES)
+
+$(MAN_OUT)/pagetrail.8: $(TOOL_BIN)
+	@mkdir -p $(MAN_OUT)
+	$(TOOL_BIN) help --man > $@.tmp && mv $@.tmp $@
+
+$(MAN_OUT)/%: $(TOP)/man/%.md $(TOP)/README.md $(TOP)/dkms.conf $(TOP)/scripts/mkman
+	@mkdir -p $(MAN_OUT)
+	$(TOP)/scripts/mkman $< > $@.tmp && mv $@.tmp $@
+
+# The userspace side: the pagetrail command, the loader, the man pages and
+# the bash completion (found by bash-completion under $(PREFIX)/share too).
 PREFIX ?= /usr/local
-install: $(TOOL_BIN)
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+install: $(TOOL_BIN) $(MAN_PAGES)
 	install -D -m 755 $(TOOL_BIN) $(DESTDIR)$(PREFIX)/bin/pagetrail
 	install -D -m 755 $(TOP)/scripts/pagetrail-load $(DESTDIR)$(PREFIX)/sbin/pagetrail-load
-	@# pagetrail(8), from the same tables as --help (tools/pagetrail/spec.c)
-	install -d $(DESTDIR)$(PREFIX)/share/man/man8
-	$(TOOL_BIN) help --man > $(DESTDIR)$(PREFIX)/share/man/man8/pagetrail.8
+	install -D -m 644 $(MAN_OUT)/pagetrail.8 $(DESTDIR)$(MANDIR)/man8/pagetrail.8
+	install -D -m 644 $(MAN_OUT)/pagetrail-load.8 $(DESTDIR)$(MANDIR)/man8/pagetrail-load.8
+	install -D -m 644 $(MAN_OUT)/pagetrail.4 $(DESTDIR)$(MANDIR)/man4/pagetrail.4
+	install -D -m 644 $(TOP)/tools/pagetrail/pagetrail.bash $(DESTDIR)$(BASHCOMPDIR)/pagetrail
 
 # The module through DKMS (rebuilt for every kernel), and the command.
 dkms-install: install
@@ -102,5 +123,6 @@ help:
 	@echo "make demo            R1 demo in QEMU"
 	@echo "make bench           overhead ratios, measured in one VM run"
 	@echo "make dkms-check      dkms add/build for the installed kernels"
-	@echo "make install         the pagetrail command, pagetrail-load and pagetrail(8) (PREFIX=/usr/local)"
+	@echo "make man             pagetrail(8), pagetrail-load(8) and pagetrail(4) into build/man"
+	@echo "make install         the pagetrail command, pagetrail-load, their man pages, pagetrail(4) and the bash completion (PREFIX=/usr/local)"
 	@echo "make dkms-install    the module with DKMS, and make install"
