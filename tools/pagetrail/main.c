@@ -41,7 +41,10 @@ static const struct pt_cmd pt_cmds[] = {
 
 #define PT_NCMDS (sizeof(pt_cmds) / sizeof(pt_cmds[0]))
 
-/* pagetrail help [SUBCOMMAND | --man | --markdown] */
+/*
+ * pagetrail help [SUBCOMMAND | --man | --markdown]; --complete CWORD
+ * WORD... is the bash completion's question (tools/pagetrail/complete.c).
+ */
 static int pt_help(int argc, char **argv)
 {
 	const struct pt_cmdspec *c;
@@ -50,6 +53,8 @@ static int pt_help(int argc, char **argv)
 		pt_help_list(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--complete"))
+		return pt_complete(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "--man")) {
 		pt_manual_roff(stdout);
 		return 0;

@@ -89,6 +89,8 @@ const struct pt_cmdspec *pt_cmdspec_find(const char *name);
 /* The manual as roff (pagetrail.8) or markdown (README), from the same tables. */
 void pt_manual_roff(FILE *out);
 void pt_manual_markdown(FILE *out);
+/* What may stand at WORD[CWORD] of "pagetrail ...": argv is CWORD WORD... */
+int pt_complete(int argc, char **argv);
 
 extern const struct pt_cmdspec pt_spec_status, pt_spec_capture, pt_spec_decode,
 	pt_spec_history, pt_spec_anomalies, pt_spec_diagnose, pt_spec_evidence,
