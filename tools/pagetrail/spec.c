@@ -332,7 +332,8 @@ void pt_manual_roff(FILE *out)
 		PT_VERSION);
 	for (i = 0; pt_specs[i]; i++)
 		roff_cmd(out, pt_specs[i]);
-	fputs(".SH SEE ALSO\n.BR pagetrail-load (8),\n.BR trace-cmd (1)\n",
+	fputs(".SH SEE ALSO\n.BR pagetrail (4),\n.BR pagetrail-load (8),\n"
+	      ".BR trace-cmd (1)\n",
 	      out);
 }
 
