@@ -379,11 +379,103 @@ static const struct rule_row keep_rows[] = {
 	KEEP(POOLED_CLEAN, DENY), KEEP(POOLED, DENY),
 	KEEP(TAKEN, DENY), KEEP(RECLAIMING, DENY),
 	KEEP(FREED, DENY), KEEP(RELEASED, DENY),
+	KEEP(UNTRACKED, UNREF), KEEP(ASSIGNED, UNREF),
+	KEEP(MAPPED, UNREF), KEEP(POOLED_DIRTY, UNREF),
+	KEEP(POOLED_CLEAN, UNREF), KEEP(POOLED, UNREF),
+	KEEP(TAKEN, UNREF), KEEP(RECLAIMING, UNREF),
+	KEEP(FREED, UNREF), KEEP(RELEASED, UNREF),
+	KEEP(UNTRACKED, POOL), KEEP(ASSIGNED, POOL),
+	KEEP(MAPPED, POOL), KEEP(POOLED_DIRTY, POOL),
+	KEEP(POOLED_CLEAN, POOL), KEEP(POOLED, POOL),
+	KEEP(TAKEN, POOL), KEEP(RECLAIMING, POOL),
+	KEEP(FREED, POOL), KEEP(RELEASED, POOL),
 	KEEP(UNTRACKED, MAX), KEEP(ASSIGNED, MAX),
 	KEEP(MAPPED, MAX), KEEP(POOLED_DIRTY, MAX),
 	KEEP(POOLED_CLEAN, MAX), KEEP(POOLED, MAX),
 	KEEP(TAKEN, MAX), KEEP(RECLAIMING, MAX),
 	KEEP(FREED, MAX), KEEP(RELEASED, MAX),
+};
+
+/*
+ * A pool with a fast cache, a shared ring and its own per-page reference
+ * count (the kernel's page_pool): fresh pages enter the cache, recycles
+ * name their pool, the pool counts what it lets go.
+ */
+#define PP(from_, role_, cause_, ref_, mism_, dying_, prefs_, to_, rec_, gap_, gen_, an_) \
+	{									\
+		.from = PT_ST_##from_,						\
+		.in = {								\
+			.role = PT_ROLE_##role_,				\
+			.cause = PT_CAUSE_##cause_,				\
+			.sampled = (ref_) >= 0,					\
+			.refcount = (ref_) < 0 ? 0 : (ref_),			\
+			.owner_mismatch = (mism_),				\
+			.owner_dying = (dying_),				\
+			.sampled_pool_refs = (prefs_) != NOT_SAMPLED,		\
+			.pool_refs = (prefs_),					\
+		},								\
+		.want = {							\
+			.to = PT_ST_##to_,					\
+			.record = (rec_),					\
+			.gap = (gap_),						\
+			.new_generation = (gen_),				\
+			.anomalies = (an_),					\
+		},								\
+	}
+#define PP_FRESH(from, ref, gap, an) \
+	PP(from, ADMIT, FRESH, ref, false, false, NOT_SAMPLED, POOLED_CLEAN, true, gap, true, an)
+#define PP_RING(from, mism, prefs, gap, an) \
+	PP(from, ADMIT, RING, 1, mism, false, prefs, POOLED_DIRTY, true, gap, true, an)
+#define PP_CACHE(from, mism, dying, gap, an) \
+	PP(from, ADMIT, CACHE, 1, mism, dying, NOT_SAMPLED, POOLED_CLEAN, true, gap, true, an)
+#define PP_REFILL(from, rec) \
+	PP(from, SCRUB, CACHE, NOT_SAMPLED, false, false, NOT_SAMPLED, POOLED_CLEAN, rec, false, false, 0)
+#define PP_RELEASE(from, to, gap, an) \
+	PP(from, RELEASE, REFCNT, 2, false, false, NOT_SAMPLED, to, true, gap, false, an)
+#define PP_UNREF(from, prefs, an) \
+	PP(from, UNREF, NONE, 1, false, false, prefs, from, true, false, false, an)
+
+static const struct rule_row pagepool_rows[] = {
+	/* the slow path's fresh pages: a first admission, into the cache */
+	PP_FRESH(UNTRACKED, 1, NO_GAP, 0),
+	PP_FRESH(FREED, 1, NO_GAP, 0),
+	PP_FRESH(RELEASED, 1, NO_GAP, 0),
+	PP_FRESH(ASSIGNED, 1, GAP, 0),
+	PP_FRESH(POOLED_CLEAN, 1, NO_GAP, BAD(DOUBLE_ADMIT)),
+	PP_FRESH(POOLED_DIRTY, 1, NO_GAP, BAD(DOUBLE_ADMIT)),
+	PP_FRESH(UNTRACKED, 0, NO_GAP, BAD(ADMIT_FREED)),
+	/* a recycle into its own pool, another pool, a pool it is already in */
+	PP_RING(ASSIGNED, false, NOT_SAMPLED, NO_GAP, 0),
+	PP_RING(ASSIGNED, true, NOT_SAMPLED, NO_GAP, BAD(ADMIT_WRONG_POOL)),
+	PP_RING(MAPPED, true, NOT_SAMPLED, NO_GAP, BAD(ADMIT_WRONG_POOL)),
+	PP_RING(POOLED_DIRTY, true, NOT_SAMPLED, NO_GAP, BAD(DOUBLE_ADMIT)),
+	PP_RING(POOLED_CLEAN, false, NOT_SAMPLED, NO_GAP, BAD(DOUBLE_ADMIT)),
+	PP_RING(FREED, false, NOT_SAMPLED, NO_GAP, BAD(ADMIT_FREED)),
+	PP_RING(ASSIGNED, false, 1, NO_GAP, 0),
+	PP_RING(ASSIGNED, false, 0, NO_GAP, BAD(POOL_REF_UNDERFLOW)),
+	PP_RING(ASSIGNED, false, -3, NO_GAP, BAD(POOL_REF_UNDERFLOW)),
+	/* into the cache: stranded there when the pool's teardown began */
+	PP_CACHE(ASSIGNED, false, false, NO_GAP, 0),
+	PP_CACHE(ASSIGNED, false, true, NO_GAP, BAD(CACHE_AFTER_DESTROY)),
+	PP_CACHE(ASSIGNED, true, false, NO_GAP, BAD(ADMIT_WRONG_POOL)),
+	PP_CACHE(POOLED_CLEAN, false, false, NO_GAP, BAD(DOUBLE_ADMIT)),
+	PP_CACHE(UNTRACKED, false, true, GAP, BAD(CACHE_AFTER_DESTROY)),
+	/* refill: ring to cache; a page seen there already is a repeat */
+	PP_REFILL(POOLED_DIRTY, true),
+	PP_REFILL(POOLED_CLEAN, false),
+	/* the pool lets a page go: from a holder, from its own hands, twice */
+	PP_RELEASE(ASSIGNED, RELEASED, NO_GAP, 0),
+	PP_RELEASE(MAPPED, RELEASED, NO_GAP, 0),
+	PP_RELEASE(UNTRACKED, UNTRACKED, GAP, 0),
+	PP_RELEASE(FREED, FREED, NO_GAP, BAD(RELEASE_UNHELD)),
+	PP_RELEASE(RELEASED, RELEASED, NO_GAP, BAD(RELEASE_UNHELD)),
+	PP_RELEASE(POOLED_DIRTY, RELEASED, NO_GAP, 0),
+	PP_RELEASE(POOLED_CLEAN, RELEASED, NO_GAP, 0),
+	/* a fragment's holder lets go: the pool's count must stay above 0 */
+	PP_UNREF(ASSIGNED, 3, 0),
+	PP_UNREF(ASSIGNED, 0, BAD(POOL_REF_UNDERFLOW)),
+	PP_UNREF(POOLED_CLEAN, -2, BAD(POOL_REF_UNDERFLOW)),
+	PP_UNREF(ASSIGNED, NOT_SAMPLED, 0),
 };
 
 /*
@@ -420,6 +512,7 @@ KUNIT_ARRAY_PARAM(alloc, alloc_rows, rule_row_desc);
 KUNIT_ARRAY_PARAM(insert, insert_rows, rule_row_desc);
 KUNIT_ARRAY_PARAM(keep, keep_rows, rule_row_desc);
 KUNIT_ARRAY_PARAM(broken_from, broken_from_rows, rule_row_desc);
+KUNIT_ARRAY_PARAM(pagepool, pagepool_rows, rule_row_desc);
 
 /* Each table under its own case name, so a failure says which role broke. */
 static void rules_admit_from_every_state(struct kunit *test)
@@ -473,6 +566,11 @@ static void rules_non_transition_roles_keep_state(struct kunit *test)
 }
 
 static void rules_unknown_from_state_is_an_untracked_gap(struct kunit *test)
+{
+	rules_table_row(test);
+}
+
+static void rules_pool_with_cache_ring_and_own_refcount(struct kunit *test)
 {
 	rules_table_row(test);
 }
@@ -803,6 +901,7 @@ static struct kunit_case pt_rules_cases[] = {
 	KUNIT_CASE_PARAM(rules_insert_from_every_state, insert_gen_params),
 	KUNIT_CASE_PARAM(rules_non_transition_roles_keep_state, keep_gen_params),
 	KUNIT_CASE_PARAM(rules_unknown_from_state_is_an_untracked_gap, broken_from_gen_params),
+	KUNIT_CASE_PARAM(rules_pool_with_cache_ring_and_own_refcount, pagepool_gen_params),
 	KUNIT_CASE(rules_tables_cover_every_role_and_state),
 	KUNIT_CASE(rules_only_admission_starts_a_generation),
 	KUNIT_CASE(rules_anomaly_is_always_recorded),

@@ -17,10 +17,17 @@
 #include <pagetrail/token.h>
 #include <pagetrail/devcg.h>
 
+static char *profile;
+module_param(profile, charp, 0444);
+MODULE_PARM_DESC(
+	profile,
+	"pool to trace: nvidia (the NVIDIA open driver's, default) or pagepool (the kernel's network page_pool)");
+
 static char *target;
 module_param(target, charp, 0444);
-MODULE_PARM_DESC(target,
-		 "module to trace (default: the profile's driver, \"nvidia\")");
+MODULE_PARM_DESC(
+	target,
+	"module to trace (default: the profile's driver, \"nvidia\"; pagepool: vmlinux)");
 
 static bool attach = true;
 module_param(attach, bool, 0444);
@@ -76,7 +83,30 @@ module_param(devcg_major, int, 0444);
 MODULE_PARM_DESC(devcg_major,
 		 "record denials of this major only (default -1: all)");
 
-static const struct pt_profile *pt_profile = &pt_profile_nvidia;
+static const struct pt_profile *const pt_profiles[] = {
+	&pt_profile_nvidia,
+	&pt_profile_pagepool,
+};
+
+static const struct pt_profile *pt_profile;
+
+static int pt_choose_profile(void)
+{
+	unsigned int i;
+
+	if (!profile || !*profile) {
+		pt_profile = &pt_profile_nvidia;
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(pt_profiles); i++) {
+		if (sysfs_streq(profile, pt_profiles[i]->name)) {
+			pt_profile = pt_profiles[i];
+			return 0;
+		}
+	}
+	pr_err("profile=%s: unknown; choose nvidia or pagepool\n", profile);
+	return -EINVAL;
+}
 
 /*
  * Per CPU, ftrace-style; the default is a total budget, so that a 224-thread
@@ -144,11 +174,19 @@ static int pt_check_module_params(void)
 
 static int __init pagetrail_init(void)
 {
-	const char *tgt = target && *target ? target :
-					      pt_profile->default_target;
+	const char *tgt;
 	char why[160];
 	int ret;
 
+	ret = pt_choose_profile();
+	if (ret)
+		return ret;
+	tgt = target && *target ? target : pt_profile->default_target;
+	if (pt_profile->builtin && strcmp(tgt, pt_profile->default_target)) {
+		pr_err("target=%s: profile %s traces the kernel itself (target %s)\n",
+		       tgt, pt_profile->name, pt_profile->default_target);
+		return -EINVAL;
+	}
 	ret = pt_check_module_params();
 	if (ret)
 		return ret;

@@ -19,11 +19,45 @@ bool pt_state_owned(u8 state)
 	return state == PT_ST_ASSIGNED || state == PT_ST_MAPPED;
 }
 
+/*
+ * A pool that takes fresh pages from the buddy allocator into its cache
+ * (page_pool's slow path): the page's first admission, not a gap.
+ */
+static void admit_fresh(u8 from, const struct pt_rule_input *in,
+			struct pt_rule_result *r)
+{
+	r->to = PT_ST_POOLED_CLEAN;
+	r->new_generation = true;
+	if (pt_state_pooled(from))
+		r->anomalies |= AN(DOUBLE_ADMIT);
+	else if (pt_state_owned(from))
+		r->gap = true; /* its free was not seen */
+	if (in->sampled && in->refcount == 0)
+		r->anomalies |= AN(ADMIT_FREED);
+}
+
 static void admit(u8 from, const struct pt_rule_input *in,
 		  struct pt_rule_result *r)
 {
-	r->to = PT_ST_POOLED_DIRTY;
+	if (in->cause == PT_CAUSE_FRESH) {
+		admit_fresh(from, in, r);
+		return;
+	}
 	r->new_generation = true;
+	if (in->cause == PT_CAUSE_CACHE) {
+		r->to = PT_ST_POOLED_CLEAN;
+		/* Nothing takes from the cache of a pool being torn down. */
+		if (in->owner_dying)
+			r->anomalies |= AN(CACHE_AFTER_DESTROY);
+	} else {
+		r->to = PT_ST_POOLED_DIRTY;
+	}
+	/* A recycle names its pool: the page must be that pool's own. */
+	if ((in->cause == PT_CAUSE_RING || in->cause == PT_CAUSE_CACHE) &&
+	    in->owner_mismatch && pt_state_owned(from))
+		r->anomalies |= AN(ADMIT_WRONG_POOL);
+	if (in->sampled_pool_refs && in->pool_refs <= 0)
+		r->anomalies |= AN(POOL_REF_UNDERFLOW);
 	if (from == PT_ST_UNTRACKED || from == PT_ST_RELEASED)
 		r->gap = true;
 	else if (pt_state_pooled(from))
@@ -175,6 +209,21 @@ static void release(u8 from, const struct pt_rule_input *in,
 		    struct pt_rule_result *r)
 {
 	r->to = PT_ST_RELEASED;
+	/*
+	 * A pool that counts what it lets go (page_pool's release count),
+	 * from its hands or a holder's: a page already let go or freed makes
+	 * its in-flight count lie.
+	 */
+	if (in->cause == PT_CAUSE_REFCNT && !pt_state_owned(from)) {
+		if (pt_state_pooled(from))
+			return;
+		r->to = from;
+		if (from == PT_ST_UNTRACKED)
+			r->gap = true;
+		else
+			r->anomalies |= AN(RELEASE_UNHELD);
+		return;
+	}
 	if (!pt_state_owned(from) || in->owner_mismatch) {
 		r->to = from;
 		r->record = false;
@@ -273,6 +322,11 @@ void pt_rule_apply(u8 from, const struct pt_rule_input *in,
 		break;
 	case PT_ROLE_INSERT:
 		insert(from, in, out);
+		break;
+	case PT_ROLE_UNREF:
+		/* One holder of several let go: the page stays where it is. */
+		if (in->sampled_pool_refs && in->pool_refs <= 0)
+			out->anomalies |= AN(POOL_REF_UNDERFLOW);
 		break;
 	default:
 		/* Not a page transition (MAP, VMA, DENY): state unchanged. */

@@ -61,6 +61,8 @@ static bool pt_target_loaded(void)
 {
 	char sym[MODULE_NAME_LEN + KSYM_NAME_LEN + 2];
 
+	if (pt_prof->builtin)
+		return !pt_resolve_function(pt_prof->anchor_symbol, NULL);
 	snprintf(sym, sizeof(sym), "%s:%s", pt_target_name,
 		 pt_prof->anchor_symbol);
 	return !pt_resolve_function(sym, NULL);

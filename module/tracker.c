@@ -427,6 +427,9 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 		.sampled = obs->sampled,
 		.refcount = obs->refcount,
 		.ret = obs->ret,
+		.owner_dying = obs->owner_dying,
+		.sampled_pool_refs = obs->sampled_pool_refs,
+		.pool_refs = obs->pool_refs,
 	};
 	struct pt_rule_result res;
 	bool created = false, recorded = false, unsure, partial;
@@ -512,6 +515,10 @@ bool pt_tracker_record_event(const struct pt_obs *obs,
 	if (!pt_recorder_paused()) {
 		pt_hotprof_begin();
 		pt_fill_record(rec, obs, NULL, PT_ST_UNTRACKED, NULL);
+		if (obs->event_anomaly && obs->event_anomaly < PT_AN_MAX) {
+			rec->anomaly = obs->event_anomaly;
+			rec->anomalies = BIT(obs->event_anomaly);
+		}
 		pt_hotprof_mark(PT_HP_FILL);
 		pt_record(rec, NULL);
 		recorded = true;

@@ -65,7 +65,7 @@ struct pt_tp_hook {
 	unsigned int slot; /* its per-CPU hit counter */
 };
 
-#define PT_MAX_TP_HOOKS 4
+#define PT_MAX_TP_HOOKS 8
 
 int pt_probes_attach(struct pt_probe *set, unsigned int n, const char *target);
 void pt_probes_detach(struct pt_probe *set, unsigned int n);

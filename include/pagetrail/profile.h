@@ -16,6 +16,8 @@ struct pt_profile {
 	const char *default_target;
 	const char *
 		anchor_symbol; /* a function whose presence means "target loaded" */
+	/* The target is the kernel itself: nothing to wait for, never unloads. */
+	bool builtin;
 	/* Parameters plausible? Checked at load, before anything is planted. */
 	int (*check_params)(char *why, size_t len);
 	/* Validate against the live target, then plant probes. */
@@ -28,5 +30,6 @@ struct pt_profile {
 };
 
 extern const struct pt_profile pt_profile_nvidia;
+extern const struct pt_profile pt_profile_pagepool;
 
 #endif /* PAGETRAIL_PROFILE_H */

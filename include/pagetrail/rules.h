@@ -16,6 +16,11 @@ struct pt_rule_input {
 	bool owner_mismatch; /* the allocation named does not own the chunk */
 	bool by_driver; /* INSERT: inside the driver's mmap, not another mapper */
 	bool same_owner; /* ASSIGN: the chunk is already this allocation's */
+	/* ADMIT into a cache: the pool's teardown has begun */
+	bool owner_dying;
+	/* the pool's own count of references to the page, where it keeps one */
+	bool sampled_pool_refs;
+	long pool_refs;
 	/*
 	 * The call that made this observation (or an earlier one on this
 	 * chunk) began before pagetrail attached: its context is partial, so

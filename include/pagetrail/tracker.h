@@ -65,6 +65,14 @@ struct pt_obs {
 	/* only a chunk the table holds in the pool: a take seen after the fact */
 	bool pooled_only;
 	bool unsure; /* made by a driver call that began before attach */
+	bool owner_dying; /* the owning pool's teardown has begun */
+	/*
+	 * A non-page event (pt_observe_event) that is itself an anomaly: no
+	 * state machine judges it, so the profile names the kind.
+	 */
+	u8 event_anomaly;
+	bool sampled_pool_refs; /* pool_refs below is valid */
+	long pool_refs; /* the pool's own references to the page */
 	/* sampled page facts */
 	bool sampled;
 	int refcount;

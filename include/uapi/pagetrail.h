@@ -43,7 +43,9 @@ struct pagetrail_file_header {
 	X(MAP, "map", "driver mmap finished (ret = its errno)")	\
 	X(INSERT, "insert", "vm_insert_page() of a page (ret = its errno)") \
 	X(VMA, "vma", "driver vma open/close (aux = usage count)")	\
-	X(DENY, "deny", "device cgroup denied an open")
+	X(DENY, "deny", "device cgroup denied an open")			\
+	X(UNREF, "unref", "a holder dropped one of the pool's references (aux = count before)") \
+	X(POOL, "pool", "pool lifecycle: create, destroy, release attempt, freed (aux = in flight)")
 
 /* Where a tracked chunk is, as far as pagetrail has observed. */
 #define PAGETRAIL_STATES(X)						\
@@ -75,23 +77,35 @@ struct pagetrail_file_header {
 	X(SCRUB_UNPOOLED, "SCRUB_UNPOOLED", "scrubber cleared a page it did not own") \
 	X(RECLAIM_UNPOOLED, "RECLAIM_UNPOOLED", "shrinker freed a page it did not own") \
 	X(ASSIGN_WHILE_OWNED, "ASSIGN_WHILE_OWNED", "page assigned to two allocations") \
-	X(ALLOC_WHILE_OWNED, "ALLOC_WHILE_OWNED", "buddy handed out a pooled/owned page")
+	X(ALLOC_WHILE_OWNED, "ALLOC_WHILE_OWNED", "buddy handed out a pooled/owned page") \
+	X(ADMIT_WRONG_POOL, "ADMIT_WRONG_POOL", "recycled into a pool other than its own") \
+	X(CACHE_AFTER_DESTROY, "CACHE_AFTER_DESTROY", "recycled into the cache of a pool being destroyed") \
+	X(RELEASE_UNHELD, "RELEASE_UNHELD", "pool let go of a page it had let go already, or freed") \
+	X(POOL_REF_UNDERFLOW, "POOL_REF_UNDERFLOW", "pool's own page reference count at or below 0") \
+	X(POOL_FREED_BUSY, "POOL_FREED_BUSY", "pool freed while a put on it was running")
 
 /* Why a role event happened (cause field). */
 #define PAGETRAIL_CAUSES(X)						\
 	X(NONE, "-", "")						\
-	X(FRESH, "fresh", "ASSIGN: new buddy allocation")		\
+	X(FRESH, "fresh", "ASSIGN/ADMIT: new buddy allocation")		\
 	X(POOL, "pool", "ASSIGN: from the pool")			\
 	X(CLEAN, "clean", "TAKE: from the clean list")			\
 	X(DIRTY, "dirty", "TAKE: from the dirty list")			\
 	X(SHRINKER, "shrinker", "RECLAIM: shrinker scan")		\
-	X(DESTROY, "destroy", "RECLAIM: pool destroyed")		\
+	X(DESTROY, "destroy", "RECLAIM/POOL: pool destroyed")		\
 	X(DIRECT, "direct", "FREE: allocation freed without the pool")	\
 	X(REJECT, "reject", "FREE: admission rejected the chunk")	\
 	X(RECLAIM, "reclaim", "FREE: pool reclaim freed the chunk")	\
 	X(FOREIGN, "foreign", "FREE/ALLOC: outside any driver path")	\
 	X(VMA_OPEN, "open", "VMA: open (fork/split)")			\
-	X(VMA_CLOSE, "close", "VMA: close")
+	X(VMA_CLOSE, "close", "VMA: close")				\
+	X(CACHE, "cache", "ADMIT/SCRUB: into the pool's lockless per-CPU cache")	\
+	X(RING, "ring", "ADMIT: recycled into the pool's shared ring")	\
+	X(REFCNT, "refcnt", "RELEASE: the pool let the page go (counted)")	\
+	X(NID, "nid", "RECLAIM: page of the wrong NUMA node at refill")	\
+	X(CREATE, "create", "POOL: pool created")			\
+	X(RETRY, "retry", "POOL: deferred release attempt")		\
+	X(GONE, "gone", "POOL: pool freed")
 
 #define PAGETRAIL_ENUM_ROLE(s, n, d) PT_ROLE_##s,
 #define PAGETRAIL_ENUM_STATE(s, n, d) PT_ST_##s,
@@ -113,6 +127,7 @@ enum pagetrail_cause { PAGETRAIL_CAUSES(PAGETRAIL_ENUM_CAUSE) PT_CAUSE_MAX };
 #define PT_PF_TYPED    (1u << 6) /* page_has_type() */
 #define PT_PF_RESERVED (1u << 7)
 #define PT_PF_INVALID  (1u << 8) /* pfn has no struct page */
+#define PT_PF_PP       (1u << 9) /* carries page_pool's signature (pp_magic) */
 
 /* Record flags (rflags field). */
 #define PT_RF_GAP     (1u << 0) /* predecessor of this transition not observed */
