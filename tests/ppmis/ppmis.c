@@ -11,10 +11,13 @@
  *   echo repair > /sys/kernel/debug/ppmis/control
  *	undoes what the last mode left and destroys its pools (the next run
  *	and module unload do it too), so that every pool is freed
- *   cat /sys/kernel/debug/ppmis/report
- *	mode, the writer's pid and comm, the pools in creation order (%p, as
- *	the page_pool tracepoints print them), the pfn of every misused page
- *	and the kernel report the mistake causes on this kernel
+ *   cat /sys/kernel/debug/ppmis/report (root only)
+ *	mode, the writer's pid and comm, the pools in creation order, the
+ *	pfn of every misused page and the kernel report the mistake causes
+ *	on this kernel. Pool pointers are raw, as the page_pool tracepoints
+ *	print them with tracefs' hash-ptr option off: a guest without an
+ *	entropy source prints every hashed %p as "(____ptrval____)" for
+ *	minutes after boot, which would make all pools one.
  *
  * Modes: clean, double_recycle, put_page_inflight, get_then_take,
  * wrong_pool, frag_over_release, direct_after_destroy.
@@ -36,9 +39,9 @@
 /*
  * Version differences of the page_pool API, all in one place, tested by
  * feature rather than by version number (6.12 stable changed page_pool).
- * The header was split into types.h and helpers.h in 6.6.
+ * The header was split into types.h and helpers.h in 6.6 (Kbuild looks).
  */
-#if __has_include("net/page_pool/helpers.h")
+#ifdef PPMIS_PP_HELPERS_H
 #include <net/page_pool/helpers.h>
 #else
 #include <net/page_pool.h>
@@ -513,8 +516,9 @@ static int report_show(struct seq_file *m, void *v)
 		   run.kernel_report ? run.kernel_report : "none", run.taken,
 		   run.frags, !run.repair);
 	for (i = 0; i < run.npools; i++)
-		seq_printf(m, "pool id=%d ptr=%p kind=%s state=%s\n", i,
-			   run.pools[i].id, run.pools[i].frag ? "frag" : "page",
+		seq_printf(m, "pool id=%d ptr=%lx kind=%s state=%s\n", i,
+			   (unsigned long)run.pools[i].id,
+			   run.pools[i].frag ? "frag" : "page",
 			   run.pools[i].pool ? "live" : "destroyed");
 	for (i = 0; i < run.nmisused; i++)
 		seq_printf(m, "misused pfn=0x%lx pool=%d into=%d\n",

@@ -14,9 +14,9 @@
  *	BPF_PROG_TEST_RUN in live-frames mode: N frames in batches of B, one
  *	page_pool made and destroyed per syscall, R syscalls (default 1);
  *	ingress is loopback unless --ifindex
- *   ppdrive veth NAME PEER
+ *   ppdrive veth NAME PEER [--queues Q]
  *	create a veth pair with one rx and one tx queue per side (so one
- *	page_pool per side once XDP is attached natively)
+ *	page_pool per side once XDP is attached natively), or Q of each
  *   ppdrive send IFNAME N SIZE [--cpu C]
  *	send N raw Ethernet frames of SIZE bytes (broadcast, ethertype
  *	0x88b5) from an AF_PACKET socket, pinned to CPU C if given
@@ -79,7 +79,7 @@ static void usage(void)
 		"usage: ppdrive xdp IFNAME native|generic|off [--verdict drop|pass|tx] [--frags]\n"
 		"       ppdrive prog --verdict drop|pass|tx [--frags]\n"
 		"       ppdrive testrun --verdict drop|pass|tx --frames N --batch B [--repeat R] [--size S] [--ifindex I]\n"
-		"       ppdrive veth NAME PEER\n"
+		"       ppdrive veth NAME PEER [--queues Q]\n"
 		"       ppdrive send IFNAME N SIZE [--cpu C]\n"
 		"       ppdrive hold IFNAME N [--until FILE]\n"
 		"       ppdrive pools\n");
@@ -444,11 +444,11 @@ static int cmd_testrun(int argc, char **argv)
 
 /* ---- veth ---- */
 
-static void put_ifattrs(struct nlmsghdr *h, const char *name)
+static void put_ifattrs(struct nlmsghdr *h, const char *name, __u32 queues)
 {
 	put_str(h, IFLA_IFNAME, name);
-	put_u32(h, IFLA_NUM_TX_QUEUES, 1);
-	put_u32(h, IFLA_NUM_RX_QUEUES, 1);
+	put_u32(h, IFLA_NUM_TX_QUEUES, queues);
+	put_u32(h, IFLA_NUM_RX_QUEUES, queues);
 }
 
 static int cmd_veth(int argc, char **argv)
@@ -457,9 +457,14 @@ static int cmd_veth(int argc, char **argv)
 	struct ifinfomsg *ifi, pifi;
 	char why[256] = "";
 	struct nlbuf m;
+	long queues = 1;
 	int fd;
 
-	if (argc != 2)
+	if (argc == 4 && !strcmp(argv[2], "--queues"))
+		queues = num(argv[3], "--queues");
+	else if (argc != 2)
+		usage();
+	if (queues < 1)
 		usage();
 	memset(&m, 0, sizeof(m));
 	m.h.nlmsg_type = RTM_NEWLINK;
@@ -467,7 +472,7 @@ static int cmd_veth(int argc, char **argv)
 	m.h.nlmsg_len = NLMSG_LENGTH(sizeof(*ifi));
 	ifi = NLMSG_DATA(&m.h);
 	ifi->ifi_family = AF_UNSPEC;
-	put_ifattrs(&m.h, argv[0]);
+	put_ifattrs(&m.h, argv[0], queues);
 	linkinfo = put_attr(&m.h, IFLA_LINKINFO, NULL, 0);
 	put_str(&m.h, IFLA_INFO_KIND, "veth");
 	data = put_attr(&m.h, IFLA_INFO_DATA, NULL, 0);
@@ -475,14 +480,14 @@ static int cmd_veth(int argc, char **argv)
 	pifi.ifi_family = AF_UNSPEC;
 	/* VETH_INFO_PEER: a struct ifinfomsg, then the peer's attributes */
 	peer = put_attr(&m.h, VETH_INFO_PEER, &pifi, sizeof(pifi));
-	put_ifattrs(&m.h, argv[1]);
+	put_ifattrs(&m.h, argv[1], queues);
 	end_nest(&m.h, peer);
 	end_nest(&m.h, data);
 	end_nest(&m.h, linkinfo);
 	fd = nl_open(NETLINK_ROUTE);
 	nl_check(nl_talk(fd, &m.h, NULL, why, sizeof(why)), "veth create", why);
 	close(fd);
-	printf("veth %s peer %s queues 1/1\n", argv[0], argv[1]);
+	printf("veth %s peer %s queues %ld/%ld\n", argv[0], argv[1], queues, queues);
 	return 0;
 }
 

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the page_pool scenarios (busybox sh): the kernel's own
+# modules, a veth pair, XDP, test_run (all through ppdrive), and the
+# kernel's page_pool tracepoints read from tracefs as the oracle.
+
+TR=/sys/kernel/tracing
+PPK=/pt/modules/kernel
+PP_EVENTS="page_pool_state_hold page_pool_state_release page_pool_release"
+
+# pp_kernel_ge MAJOR MINOR: the running kernel is MAJOR.MINOR or newer.
+pp_kernel_ge() {
+	local v maj min
+	v=$(uname -r)
+	maj=${v%%.*}
+	min=${v#*.}
+	min=${min%%[!0-9]*}
+	[ "$maj" -gt "$1" ] || { [ "$maj" -eq "$1" ] && [ "$min" -ge "$2" ]; }
+}
+
+# veth got its page_pool in 6.6 (6.1 copies into plain pages), and the
+# system page pool for generic XDP in 6.10.
+pp_veth_has_pool() { pp_kernel_ge 6 6; }
+pp_has_system_pool() { pp_kernel_ge 6 10; }
+
+# pp_modload NAME: insmod the kernel's NAME.ko and what it needs, in the
+# order build-modules wrote (NAME.deps); 3 when the initramfs has no NAME.
+pp_modload() {
+	local m
+	[ -f "$PPK/$1.deps" ] || { note "no $1.ko in the initramfs"; return 3; }
+	for m in $(cat "$PPK/$1.deps"); do
+		[ -d "/sys/module/$m" ] && continue
+		insmod "$PPK/$m.ko" || return 1
+	done
+}
+
+# pp_veth NAME PEER [--queues Q]: a veth pair (one queue per side unless
+# told), both ends up.
+pp_veth() {
+	ppdrive veth "$@" >&2 && ip link set "$1" up && ip link set "$2" up
+}
+
+# pp_trace_start: the three page_pool tracepoints on, buffer emptied,
+# pool pointers raw (hash-ptr off): hashed ones are all "(____ptrval____)"
+# until the guest's crng is ready, which under TCG takes minutes.
+pp_trace_start() {
+	local e
+	echo 0 > $TR/tracing_on
+	echo 0 > $TR/options/hash-ptr
+	echo 4096 > $TR/buffer_size_kb
+	for e in $PP_EVENTS; do
+		echo 1 > $TR/events/page_pool/$e/enable || return 1
+	done
+	echo > $TR/trace
+	echo 1 > $TR/tracing_on
+}
+
+# pp_trace_clear: empty the buffer, tracing stays on.
+pp_trace_clear() { echo > $TR/trace; }
+
+pp_trace_stop() {
+	local e
+	echo 0 > $TR/tracing_on
+	for e in $PP_EVENTS; do echo 0 > $TR/events/page_pool/$e/enable; done
+}
+
+# pp_trace_save FILE: what the buffer holds now (tracing goes on).
+pp_trace_save() { grep 'page_pool' $TR/trace > "$1"; }
+
+# pp_summary TRACEFILE: one line per pool, in the order the trace first
+# names it: "POOL holds=N releases=N destroys=N inflight=I hold=H
+# release=R": the count of state_hold and state_release events, of
+# page_pool_release events (destroy and each deferred retry), and the
+# values of its last page_pool_release ("-" when it has none: a pool that
+# was not destroyed).
+pp_summary() {
+	awk '
+	function val(k,   i) {
+		for (i = 1; i <= NF; i++)
+			if (index($i, k "=") == 1) { v = substr($i, length(k) + 2); sub(/,$/, "", v); return v }
+		return ""
+	}
+	function seen(p) { if (!(p in known)) { known[p] = 1; order[++n] = p } }
+	/ page_pool_state_hold: / { p = val("page_pool"); seen(p); h[p]++; next }
+	/ page_pool_state_release: / { p = val("page_pool"); seen(p); r[p]++; next }
+	/ page_pool_release: / {
+		p = val("page_pool"); seen(p); d[p]++
+		inf[p] = val("inflight"); hl[p] = val("hold"); rl[p] = val("release")
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			p = order[i]
+			printf "%s holds=%d releases=%d destroys=%d inflight=%s hold=%s release=%s\n",
+				p, h[p], r[p], d[p], (p in inf) ? inf[p] : "-",
+				(p in hl) ? hl[p] : "-", (p in rl) ? rl[p] : "-"
+		}
+	}' "$1"
+}
+
+# pp_last_destroyed TRACEFILE: "POOL inflight=I hold=H release=R" of the
+# last page_pool_release event (the last destroyed pool's last attempt).
+pp_last_destroyed() {
+	grep ' page_pool_release: ' "$1" | tail -n1 |
+		sed 's/.*page_pool=\([^ ]*\) inflight=\([-0-9]*\) hold=\([0-9]*\) release=\([0-9]*\).*/\1 inflight=\2 hold=\3 release=\4/'
+}
+
+# pp_pool POOL SUMMARYFILE: that pool's summary line.
+pp_pool() { grep "^$1 " "$2"; }
+
+# pp_testrun VERDICT FRAMES BATCH [ppdrive testrun options]: one test_run
+# in live-frames mode (one pool made and destroyed).
+pp_testrun() {
+	local v=$1 f=$2 b=$3
+	shift 3
+	ppdrive testrun --verdict "$v" --frames "$f" --batch "$b" "$@" >&2
+}
+
+# pp_wait_released POOL SECONDS: wait until POOL's page_pool_release says
+# inflight=0 (the deferred retry runs once a second); 1 if it does not.
+pp_wait_released() {
+	local i=0
+	while [ $i -lt $(($2 * 5)) ]; do
+		grep " page_pool_release: page_pool=$1 inflight=0 " $TR/trace > /dev/null && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# pp_wait_for FILE REGEX SECONDS: wait until FILE has a line matching REGEX.
+pp_wait_for() {
+	local i=0
+	while [ $i -lt $(($3 * 10)) ]; do
+		grep -Eq "$2" "$1" 2> /dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
