@@ -5,20 +5,20 @@
 _pagetrail()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]} pt=${COMP_WORDS[0]} c
-	local IFS=$'\n'
 
 	COMPREPLY=()
 	[[ $cur == = ]] && cur=
 	[[ $pt == \~/* ]] && pt=$HOME/${pt#\~/}
-	for c in $(command "$pt" help --complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2> /dev/null); do
+	while IFS= read -r c; do
 		case $c in
 		@file) compopt -o filenames 2> /dev/null
-			COMPREPLY+=($(compgen -f -- "$cur")) ;;
+			mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -f -- "$cur") ;;
 		@dir) compopt -o filenames 2> /dev/null
-			COMPREPLY+=($(compgen -d -- "$cur")) ;;
-		@command) COMPREPLY+=($(compgen -c -- "$cur")) ;;
+			mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -d -- "$cur") ;;
+		@command)
+			mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -c -- "$cur") ;;
 		*) [[ $c == "$cur"* ]] && COMPREPLY+=("$c") ;;
 		esac
-	done
+	done < <(command "$pt" help --complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2> /dev/null)
 }
 complete -F _pagetrail pagetrail
