@@ -27,7 +27,7 @@ int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	if (outer && outer->obj == at)
 		d->f->alloc_seq = outer->alloc_seq;
 	else
-		d->f->alloc_seq = atomic_inc_return(&nv_stats.alloc_seq);
+		d->f->alloc_seq = nv_alloc_number();
 	return 0;
 }
 

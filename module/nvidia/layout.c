@@ -9,6 +9,7 @@
 
 #include <linux/module.h>
 #include <linux/mm.h>
+#include <linux/math64.h>
 #include <linux/uaccess.h>
 #include <linux/nodemask.h>
 #include <pagetrail/memsafe.h>
@@ -69,6 +70,44 @@ PT_NV_PARAM(max_page_order,
 	    "NV_MAX_PAGE_ORDER of the target (sysmem_page_pools dimension)");
 
 struct pt_nv_stats nv_stats;
+
+/* Not in nv_stats: a reset must not hand out a number twice. */
+static atomic_t nv_alloc_seq;
+
+u32 nv_alloc_number(void)
+{
+	return atomic_inc_return(&nv_alloc_seq);
+}
+
+u32 nv_allocations(void)
+{
+	return atomic_read(&nv_alloc_seq);
+}
+
+/*
+ * Every counter, while handlers on other CPUs add to them: one atomic
+ * store each (a memset's plain stores could tear or undo an increment).
+ */
+void nv_stats_reset(void)
+{
+	atomic64_t *c = (atomic64_t *)&nv_stats;
+	size_t i;
+
+	BUILD_BUG_ON(sizeof(nv_stats) % sizeof(*c));
+	for (i = 0; i < sizeof(nv_stats) / sizeof(*c); i++)
+		atomic64_set(&c[i], 0);
+}
+
+static unsigned int nv_walk_max = PT_NV_WALK_CHUNKS;
+module_param(nv_walk_max, uint, 0644);
+MODULE_PARM_DESC(nv_walk_max,
+		 "chunks one probe handler walks at most (1 to the build's cap: 65536, 2048 under PREEMPT_RT)");
+
+/* nv_walk_max, within [1, PT_NV_WALK_CHUNKS]. */
+unsigned int nv_walk_cap(void)
+{
+	return clamp(READ_ONCE(nv_walk_max), 1u, PT_NV_WALK_CHUNKS);
+}
 
 /* --- safe reads of driver memory --------------------------------------- */
 
@@ -209,13 +248,13 @@ int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
 /*
  * Probe handlers run with preemption off: a walk does a bounded amount of
  * work, stops at the first contradiction, and once the profile is failing.
- * What it leaves out is counted, and shows as coverage gaps later.
+ * What it leaves out is counted (a list's rest is not ours to count).
  */
-static bool nv_walk_goes_on(u32 done)
+static bool nv_walk_goes_on(u32 done, u32 cap)
 {
 	if (pt_target_failing())
 		return false;
-	if (done < PT_NV_WALK_CHUNKS)
+	if (done < cap)
 		return true;
 	atomic64_inc(&nv_stats.walks_truncated);
 	return false;
@@ -225,12 +264,12 @@ static bool nv_walk_goes_on(u32 done)
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 {
 	unsigned long node;
-	u32 n = 0, seen = 0;
+	u32 n = 0, seen = 0, cap = nv_walk_cap();
 	int ret;
 
 	if (!nv_read_ulong(head, &node))
 		return 0;
-	while (node != head && nv_walk_goes_on(seen++)) {
+	while (node != head && nv_walk_goes_on(seen++, cap)) {
 		ret = nv_observe_chunk(obs, nv_entry_va(node), true,
 				       NV_VA_FROM_ENTRY);
 		if (ret < 0)
@@ -251,7 +290,7 @@ u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 	struct nv_alloc_view av;
 	unsigned long va;
 	u64 i, stride, end;
-	u32 seen = 0, recorded = 0;
+	u32 seen = 0, recorded = 0, cap = nv_walk_cap();
 	int ret;
 
 	if (!nv_alloc_read(at, &av))
@@ -262,8 +301,15 @@ u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 	obs->token = pt_token(at);
 	obs->owner_known = true;
 	/* virt_addr == 0 ends the allocated chunks (partial allocations). */
-	for (i = first * stride; i < end && nv_walk_goes_on(seen++);
-	     i += stride) {
+	for (i = first * stride; i < end; i += stride) {
+		if (!nv_walk_goes_on(seen++, cap)) {
+			/* Past the cap: those chunks, whether allocated or not. */
+			if (!pt_target_failing() && obs->role < PT_ROLE_MAX)
+				atomic64_add(div64_u64(end - i + stride - 1,
+						       stride),
+					     &nv_stats.not_walked[obs->role]);
+			break;
+		}
 		if (!nv_pte_virt(&av, i, &va) || !va)
 			break;
 		obs->index = i;

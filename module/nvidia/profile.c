@@ -10,6 +10,7 @@
 #include <linux/kallsyms.h>
 #include <linux/nodemask.h>
 #include <linux/seq_file.h>
+#include <pagetrail/rules.h>
 #include "nvidia.h"
 
 /*
@@ -404,6 +405,17 @@ static void nv_show_fallbacks(struct seq_file *m)
 	seq_puts(m, n ? "\n" : "none\n");
 }
 
+/* What the walks' cap left out, for coverage and stats. */
+static u64 nv_not_walked(void)
+{
+	u64 n = 0;
+	unsigned int i;
+
+	for (i = 0; i < PT_ROLE_MAX; i++)
+		n += atomic64_read(&nv_stats.not_walked[i]);
+	return n;
+}
+
 static void nv_show_probes(struct seq_file *m)
 {
 	unsigned int i;
@@ -421,10 +433,16 @@ static void nv_show_probes(struct seq_file *m)
 	seq_printf(m, "tracepoint=kmem:%s hooked=%d hits=%llu\n",
 		   nv_tp_alloc.name, nv_tp_alloc.registered,
 		   pt_tp_hits(&nv_tp_alloc));
+	seq_printf(m, "walk_max=%u walks_truncated=%lld chunks_not_walked=%llu\n",
+		   nv_walk_cap(),
+		   (long long)atomic64_read(&nv_stats.walks_truncated),
+		   nv_not_walked());
 }
 
 static void nv_show_stats(struct seq_file *m)
 {
+	unsigned int i;
+
 #define S(x) \
 	seq_printf(m, "nv_" #x "=%lld\n", (long long)atomic64_read(&nv_stats.x))
 	S(decode_errors);
@@ -442,16 +460,13 @@ static void nv_show_stats(struct seq_file *m)
 	S(inserts_unowned);
 	S(admit_refused);
 #undef S
-	seq_printf(m, "nv_allocations=%d\n", atomic_read(&nv_stats.alloc_seq));
-}
-
-/* Every counter but the allocation numbering, which names allocations. */
-static void nv_reset_stats(void)
-{
-	int alloc_seq = atomic_read(&nv_stats.alloc_seq);
-
-	memset(&nv_stats, 0, sizeof(nv_stats));
-	atomic_set(&nv_stats.alloc_seq, alloc_seq);
+	seq_printf(m, "nv_allocations=%u\n", nv_allocations());
+	seq_printf(m, "nv_walk_max=%u\n", nv_walk_cap());
+	for (i = 1; i < PT_ROLE_MAX; i++)
+		if (atomic64_read(&nv_stats.not_walked[i]))
+			seq_printf(m, "nv_not_walked_%s=%lld\n", pt_role_name(i),
+				   (long long)atomic64_read(
+					   &nv_stats.not_walked[i]));
 }
 
 const struct pt_profile pt_profile_nvidia = {
@@ -464,5 +479,5 @@ const struct pt_profile pt_profile_nvidia = {
 	.show_probes = nv_show_probes,
 	.show_stats = nv_show_stats,
 	.show_control = nv_show_fallbacks,
-	.reset_stats = nv_reset_stats,
+	.reset_stats = nv_stats_reset,
 };
