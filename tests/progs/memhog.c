@@ -12,6 +12,9 @@
  * leave --floor-mb, so no allocation ever needs direct reclaim, and after
  * each step it waits until kswapd has finished its pass (every kswapd
  * thread asleep) instead of a fixed time, which a loaded host shortens.
+ *
+ * memhog --revive[=MB] does no pressure: it wakes kswapd's interest in
+ * nodes an earlier hog made it give up on (see revive()).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -211,6 +214,72 @@ static int kswapd_busy(void)
 	return busy;
 }
 
+/*
+ * --revive: give kswapd back the nodes an earlier hog made it give up on.
+ * kswapd is woken on such a node again only after some reclaim there made
+ * progress, and in a guest without swap or a disk nothing is reclaimable
+ * but the pools, whose frees kswapd does not count. So: on every CPU (one
+ * per node here), ballast of lazily freed anonymous pages (MADV_FREE:
+ * clean, discarded without swap), then proactive reclaim of the root
+ * cgroup (memory.reclaim), which discards it node by node; that progress
+ * clears the node's give-up count. It also runs every shrinker, so the
+ * pools are emptied: revive before filling them, not after.
+ */
+static int revive(long ballast_mb)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), cpu, before, total = 0;
+	size_t len = (size_t)ballast_mb << 20, i;
+	char *ballast[MAX_KSWAPD] = { NULL };
+	const char *result = "ok";
+	struct zones z;
+	cpu_set_t set;
+	FILE *f;
+
+	if (read_zones(&z)) {
+		printf("memhog revive error=\"no usable zone in /proc/zoneinfo\"\n");
+		return 2;
+	}
+	before = z.unreclaimable;
+	for (cpu = 0; cpu < ncpu && cpu < MAX_KSWAPD; cpu++) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			continue;
+		ballast[cpu] = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (ballast[cpu] == MAP_FAILED) {
+			ballast[cpu] = NULL;
+			continue;
+		}
+		madvise(ballast[cpu], len, MADV_NOHUGEPAGE);
+		for (i = 0; i < len; i += 4096)
+			ballast[cpu][i] = 1;
+		if (madvise(ballast[cpu], len, MADV_FREE))
+			result = "no_madv_free";
+		total += ballast_mb;
+	}
+	errno = 0;
+	f = fopen("/sys/fs/cgroup/memory.reclaim", "w");
+	if (!f) {
+		result = "no_memory.reclaim";
+	} else {
+		int bad = fprintf(f, "%ldM\n", total) < 0;
+
+		bad |= fclose(f) != 0;
+		/* EAGAIN: it reclaimed less; what counts is any progress. */
+		if (bad)
+			result = errno == EAGAIN ? "reclaimed_less" :
+						   "reclaim_failed";
+	}
+	for (cpu = 0; cpu < MAX_KSWAPD; cpu++)
+		if (ballast[cpu])
+			munmap(ballast[cpu], len);
+	read_zones(&z);
+	printf("memhog revive unreclaimable=%ld->%d/%d ballast_mb=%ld result=%s\n",
+	       before, z.unreclaimable, z.usable, total, result);
+	return 0;
+}
+
 static long now_ms(void)
 {
 	struct timespec ts;
@@ -252,6 +321,7 @@ int main(int argc, char **argv)
 		{ "pcp-fraction", required_argument, NULL, 'p' },
 		{ "wait-ms", required_argument, NULL, 'W' },
 		{ "allow-empty", no_argument, NULL, 'e' },
+		{ "revive", optional_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
 	long limit_mb = 2048, step_mb = 4, floor_mb = 24, cpu = 0, wsf = 1000,
@@ -264,6 +334,7 @@ int main(int argc, char **argv)
 	struct zones z;
 	cpu_set_t set;
 	int o, allow_empty = 0, start_unreclaimable;
+	long revive_mb = 0;
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
@@ -294,11 +365,14 @@ int main(int argc, char **argv)
 		case 'e':
 			allow_empty = 1;
 			break;
+		case 'r':
+			revive_mb = optarg ? atol(optarg) : 16;
+			break;
 		default:
 			fprintf(stderr,
 				"usage: memhog [--limit-mb N] [--step-mb N] [--floor-mb N]"
 				" [--cpu N] [--stats PATH] [--wsf N] [--pcp-fraction N]"
-				" [--wait-ms N] [--allow-empty] (wsf, pcp-fraction 0: leave it)\n");
+				" [--wait-ms N] [--allow-empty] [--revive[=MB]] (wsf, pcp-fraction 0: leave it)\n");
 			return 2;
 		}
 	}
@@ -308,6 +382,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
+	if (revive_mb > 0)
+		return revive(revive_mb);
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
