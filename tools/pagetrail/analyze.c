@@ -9,21 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analyze.h"
+#include "findings.h"
 
-#define AN(k) (1u << PT_AN_##k)
-
-/* Every record the rules may cite: the events, plus anomalies only the file kept. */
-struct pt_view {
-	const struct pagetrail_record **r;
-	size_t n;
-};
-
-static int has(const struct pagetrail_record *r, unsigned int bits)
+int has(const struct pagetrail_record *r, unsigned int bits)
 {
 	return (pt_record_kinds(r) & bits) != 0;
 }
 
-static int chunk_has(const struct pagetrail_record *chunk,
+int chunk_has(const struct pagetrail_record *chunk,
 		     unsigned long long pfn)
 {
 	unsigned int order = chunk->order > 20 ? 20 : chunk->order;
@@ -139,8 +132,8 @@ static int build_view(struct pt_view *v, const struct pt_src *s,
 }
 
 /* The record in the view with this seq (events first: stable pointers). */
-static const struct pagetrail_record *view_rec(const struct pt_view *v,
-					       unsigned long long seq)
+const struct pagetrail_record *view_rec(const struct pt_view *v,
+					unsigned long long seq)
 {
 	size_t lo = 0, hi = v->n;
 
@@ -157,9 +150,9 @@ static const struct pagetrail_record *view_rec(const struct pt_view *v,
 
 /* --- finding helpers --------------------------------------------------- */
 
-static struct pt_finding *new_finding(struct pt_analysis *a, const char *klass,
-				      const char *rule, const char *title,
-				      const struct pagetrail_record *culprit)
+struct pt_finding *new_finding(struct pt_analysis *a, const char *klass,
+			       const char *rule, const char *title,
+			       const struct pagetrail_record *culprit)
 {
 	struct pt_finding *f = &a->find[a->nfind++];
 
@@ -172,8 +165,8 @@ static struct pt_finding *new_finding(struct pt_analysis *a, const char *klass,
 	return f;
 }
 
-static void step(struct pt_finding *f, enum pt_label l,
-		 const struct pagetrail_record *r, const char *what)
+void step(struct pt_finding *f, enum pt_label l,
+	  const struct pagetrail_record *r, const char *what)
 {
 	if (f->nstep >= PT_MAX_STEPS)
 		return;
@@ -184,10 +177,9 @@ static void step(struct pt_finding *f, enum pt_label l,
 }
 
 /* Last record of role covering pfn before seq (0: any role). */
-static const struct pagetrail_record *last_before(const struct pt_view *v,
-						  int role,
-						  unsigned long long pfn,
-						  unsigned long long seq)
+const struct pagetrail_record *last_before(const struct pt_view *v, int role,
+					   unsigned long long pfn,
+					   unsigned long long seq)
 {
 	size_t i;
 
@@ -198,10 +190,9 @@ static const struct pagetrail_record *last_before(const struct pt_view *v,
 	return NULL;
 }
 
-static const struct pagetrail_record *first_after(const struct pt_view *v,
-						  int role,
-						  unsigned long long pfn,
-						  unsigned long long seq)
+const struct pagetrail_record *first_after(const struct pt_view *v, int role,
+					   unsigned long long pfn,
+					   unsigned long long seq)
 {
 	size_t i;
 
@@ -232,8 +223,8 @@ failed_map(const struct pt_view *v, const struct pagetrail_record *ins)
 }
 
 /* Mark the anomalies on the chunk from seq a to b as explained. */
-static void claim(struct pt_analysis *an, const struct pagetrail_record *chunk,
-		  unsigned long long a, unsigned long long b)
+void claim(struct pt_analysis *an, const struct pagetrail_record *chunk,
+	   unsigned long long a, unsigned long long b)
 {
 	size_t i;
 
@@ -246,8 +237,8 @@ static void claim(struct pt_analysis *an, const struct pagetrail_record *chunk,
 	}
 }
 
-static void finish(struct pt_finding *f, const struct pt_view *v,
-		   const struct pagetrail_record *ins)
+void finish(struct pt_finding *f, const struct pt_view *v,
+	    const struct pagetrail_record *ins)
 {
 	f->insert = ins;
 	f->map = failed_map(v, ins);
@@ -657,6 +648,11 @@ int pt_analyze(struct pt_analysis *a, const struct pt_src *s)
 		pt_analysis_free(a);
 		return -1;
 	}
+	/* A page pool's pages: their own classes, before the NVIDIA ones. */
+	for (i = 0; i < a->nanom; i++)
+		if (!a->anom[i].claimed &&
+		    (r = view_rec(&v, a->anom[i].rec.seq)))
+			pt_rule_pagepool(a, &v, r);
 	/* Z8 first: its chain contains the zero-refcount insert that Z1 would also see. */
 	for (i = 0; i < a->nanom; i++)
 		if (!a->anom[i].claimed &&

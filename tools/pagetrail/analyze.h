@@ -31,7 +31,9 @@ enum pt_label { PT_OBSERVED, PT_DERIVED, PT_UNKNOWN };
  * {A} allocation, {a} previous allocation, {G} generation, {R} refcount,
  * {E} ret, {F} from state, {S} to state, {C} cause, {O} order, {I} index,
  * {K} anomaly kinds, {M} mapcount, {X} page flags, {r} role, {W} the
- * allocation a chunk came from (own or previous); all of record r.
+ * allocation a chunk came from (own or previous), {Q} the page_pool (by
+ * its serial), {N} aux as a signed number (in flight, pool references);
+ * all of record r.
  */
 struct pt_step {
 	enum pt_label label;
@@ -42,7 +44,7 @@ struct pt_step {
 #define PT_MAX_STEPS 16
 
 struct pt_finding {
-	const char *klass; /* Z1, Z2, Z8, PIN, UNDETERMINED */
+	const char *klass; /* Z1, Z2, Z8, PIN, PP_*, UNDETERMINED */
 	const char *rule; /* the rule's name */
 	const char *title;
 	unsigned long long pfn;

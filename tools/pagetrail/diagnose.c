@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cmds.h"
 #include "analyze.h"
+#include "pools.h"
 #include "opt.h"
 
 /* The seqs a finding cites, ascending, without repeats. */
@@ -153,7 +154,9 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 	printf("pagetrail diagnose (%s): %zu finding%s from %zu anomal%s in %zu record%s\n",
 	       s->origin, a->nfind, a->nfind == 1 ? "" : "s", a->nanom,
 	       a->nanom == 1 ? "y" : "ies", s->nrec, s->nrec == 1 ? "" : "s");
-	if (a->ctx_ref < 0)
+	if (pt_pools_in(s))
+		printf("pool: the kernel's network page_pool (profile pagepool)\n");
+	else if (a->ctx_ref < 0)
 		printf("driver: release unknown: a stale mapping context (Z2) cannot be ruled out\n");
 	else
 		printf("driver: %s (%s): its mmap context %s\n", a->release.text,
@@ -170,6 +173,7 @@ static void print_text(const struct pt_src *s, const struct pt_analysis *a)
 	}
 	if (!a->nfind && !a->nlone_map)
 		printf("no findings: no anomaly and no failed mmap in the records\n");
+	pt_pools_print(s, stdout);
 	if (pt_cov_complete(&a->cov)) {
 		printf("coverage: complete (no probe missed, no record lost, no gap)\n");
 		return;
@@ -210,6 +214,7 @@ static void print_json(const struct pt_src *s, const struct pt_analysis *a)
 	for (i = 0; i < a->nfind; i++)
 		json_object_array_add(fs, finding_json(&a->find[i]));
 	json_object_object_add(o, "findings", fs);
+	json_object_object_add(o, "pools", pt_pools_json(s));
 	json_object_object_add(o, "coverage", pt_cov_json(&a->cov));
 	pt_json_print(o);
 }

@@ -44,7 +44,8 @@ static void pflags_str(unsigned int f, char *buf, size_t n)
 {
 	static const char *const names[] = { "head",  "tail",	  "compound",
 					     "buddy", "slab",	  "anon",
-					     "typed", "reserved", "invalid" };
+					     "typed", "reserved", "invalid",
+					     "pp" };
 	size_t off = 0, i;
 
 	buf[0] = '\0';
@@ -110,6 +111,16 @@ static void field(char c, const struct pagetrail_record *r,
 		break;
 	case 'r':
 		snprintf(v, n, "%s", pt_role_name(r->role));
+		break;
+	case 'Q':
+		/* a page_pool, by the serial pagetrail gave it at its creation */
+		if (r->alloc_seq)
+			snprintf(v, n, "pool #%u", r->alloc_seq);
+		else
+			snprintf(v, n, "a pool created before pagetrail attached");
+		break;
+	case 'N':
+		snprintf(v, n, "%d", (int)r->aux);
 		break;
 	case 'O':
 		snprintf(v, n, "%u", r->order);
