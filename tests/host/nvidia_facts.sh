@@ -168,7 +168,7 @@ kglob() {
 }
 measured_on() { # RELEASE -> the kernel names it has facts for
 	case $1 in
-	610.43.02|595.71.05) echo 6.1 6.12 6.12-rt 7.3 ;;
+	610.43.02|595.71.05|595.80) echo 6.1 6.12 6.12-rt 7.3 ;;
 	*) echo 6.1 6.12 ;;
 	esac
 }
