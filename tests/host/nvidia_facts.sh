@@ -166,11 +166,8 @@ kglob() {
 	7.3) echo '7.*+deb13-amd64' ;;
 	esac
 }
-measured_on() { # RELEASE -> the kernel names it has facts for
-	case $1 in
-	610.43.02|595.71.05|595.80) echo 6.1 6.12 6.12-rt 7.3 ;;
-	*) echo 6.1 6.12 ;;
-	esac
+measured_on() { # RELEASE -> the kernel names it has facts for (all four: all)
+	echo 6.1 6.12 6.12-rt 7.3
 }
 want=0
 for r in 595.58.03 595.71.05 595.80 610.43.02; do
@@ -211,6 +208,20 @@ for k in $(measured_on 610.43.02); do
 	done
 	is "$(pick 610.43.02 "$(kglob $k)" gcc-O2 sym.nv_alloc_set_page sym.nv_mem_pool_move_pages sym.nv_mem_pool_free_page_list)" "t t t" \
 		"610.43.02 $k gcc-O2 (kbuild): move_pages, the take's fallback, is still a symbol"
+done
+# Linux 7.x has no linux/of_gpio.h. 595.58.03 includes it unconditionally
+# (kernel-open/common/inc/nv-linux.h:1729, "fatal error: linux/of_gpio.h:
+# No such file or directory" building nvidia/nv-vm.c on Debian's 7.3), so it
+# is measured there with an empty stand-in, as 595.45.04 on the 7.3 trees;
+# nothing in nv-vm.c or nv-mmap.c uses it. From 595.71.05 NVIDIA's conftest
+# (NV_LINUX_OF_GPIO_H_PRESENT) has a compat and the build needs no stub.
+for r in 595.58.03 595.71.05 595.80 610.43.02; do
+	want=
+	[ $r != 595.58.03 ] || want="linux/of_gpio.h (missing from this kernel; empty)"
+	for m in gcc-O2 gcc-O3 clang-O2; do
+		is "$(pick $r '7.*+deb13-amd64' $m build_stub_headers)" "$want" \
+			"$r 7.3 $m: $([ -n "$want" ] && echo "built with an empty linux/of_gpio.h" || echo "built without a stub header")"
+	done
 done
 # 595.58.03 to 595.80 keep the pool entry points global, as 595.45.04 did.
 for r in 595.58.03 595.71.05 595.80; do
