@@ -48,6 +48,16 @@ static void claim_later(struct pt_analysis *an, struct pt_finding *f,
 	}
 }
 
+/* Every class ends alike: r explained, what follows cited once. */
+static int conclude(struct pt_analysis *an, struct pt_finding *f,
+		    const struct pt_view *v, const struct pagetrail_record *r)
+{
+	claim(an, r, r->seq, r->seq);
+	claim_later(an, f, v, r);
+	finish(f, v, NULL);
+	return 1;
+}
+
 /* The take that handed the page to its holder before record r. */
 static const struct pagetrail_record *
 holder_take(const struct pt_view *v, const struct pagetrail_record *r)
@@ -79,10 +89,7 @@ static int rule_double_recycle(struct pt_analysis *an, const struct pt_view *v,
 	     "the pool now lists the page twice: two later takes hand one page to two holders, and each one's put recycles it under the other");
 	step(f, PT_UNKNOWN, r,
 	     "why {T} put a page it no longer held: its kernel stack is the lead");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 static int rule_foreign_free(struct pt_analysis *an, const struct pt_view *v,
@@ -114,10 +121,7 @@ static int rule_foreign_free(struct pt_analysis *an, const struct pt_view *v,
 	if (reuse)
 		step(f, PT_OBSERVED, reuse,
 		     "then {T} {r} {P} ({C}) with refcount {R}: {K}");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 static int rule_wrong_pool(struct pt_analysis *an, const struct pt_view *v,
@@ -141,10 +145,7 @@ static int rule_wrong_pool(struct pt_analysis *an, const struct pt_view *v,
 	     "{T} recycled {P} into {Q} ({C}): {K}");
 	step(f, PT_DERIVED, r,
 	     "the first pool counts the page in flight for ever (its destroy stalls), the second hands out a page it never held and releases one more than it holds");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 /* The destroy of the pool record r names, before r. */
@@ -183,10 +184,7 @@ static int rule_stranded(struct pt_analysis *an, const struct pt_view *v,
 	     "{T} recycled {P} straight into {Q}'s cache (allow_direct or NAPI-local): {K}");
 	step(f, PT_DERIVED, r,
 	     "nothing takes from a destroyed pool's cache again: the page stays counted in flight, and the pool's release retries until the kernel prints 'stalled pool shutdown'");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 static int rule_aliased_take(struct pt_analysis *an, const struct pt_view *v,
@@ -213,10 +211,7 @@ static int rule_aliased_take(struct pt_analysis *an, const struct pt_view *v,
 	     "a reference was taken (get_page) on the page after it went back to the pool: its new holder shares it with whoever kept that reference");
 	step(f, PT_UNKNOWN, r,
 	     "who took the extra reference: get_page() is not traced; the last holder before the recycle is named");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 static int rule_release_unheld(struct pt_analysis *an, const struct pt_view *v,
@@ -236,10 +231,7 @@ static int rule_release_unheld(struct pt_analysis *an, const struct pt_view *v,
 	     "{T} made {Q} let go of {P} while it was {F}: {K}");
 	step(f, PT_DERIVED, r,
 	     "the pool's release count now runs ahead of its holds: its in-flight count goes negative at destroy (the kernel's 'Negative inflight' warning)");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 static int rule_over_release(struct pt_analysis *an, const struct pt_view *v,
@@ -256,10 +248,7 @@ static int rule_over_release(struct pt_analysis *an, const struct pt_view *v,
 	     "{T} dropped a fragment reference of {P} ({r}) when {Q} counted {N}: {K}");
 	step(f, PT_DERIVED, r,
 	     "a fragment was released twice, or by a holder that never had it");
-	claim(an, r, r->seq, r->seq);
-	claim_later(an, f, v, r);
-	finish(f, v, NULL);
-	return 1;
+	return conclude(an, f, v, r);
 }
 
 int pt_rule_pagepool(struct pt_analysis *an, const struct pt_view *v,
