@@ -5,7 +5,7 @@
 # capture file gives the same answers as the live files.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 41
+plan 42
 
 finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
@@ -51,8 +51,13 @@ is "$(grep -c '^section ' /tmp/foreign.cap | awk '{ print ($1 >= 7) }')" 1 "the 
 # evidence: aliases only; every OBSERVED statement's record has the role it claims.
 pagetrail evidence -o /tmp/ev --from /tmp/foreign.cap
 ok $? "evidence -o /tmp/ev"
-leak=$(grep -hoiE "$pfn|nvsim_foreign|cuinit|nv_mem_pool_scr|/$fpid[^0-9]|\"[0-9a-f]{16}\"|0x[0-9a-f]{4,}" /tmp/ev/evidence.json /tmp/ev/summary.md | head -n3)
+# Thread names are matched as whole names: the culprit's kernel stack ships
+# (symbols are not private; nvsim's begin with the thread's name, and a
+# frame's +0xOFF/0xSIZE is no address).
+leak=$(grep -hoiE "$pfn|(^|[^_a-z0-9])(nvsim_foreign|cuinit|nv_mem_pool_scr)([^_a-z0-9]|$)|/$fpid([^0-9]|$)|\"[0-9a-f]{16}\"|(^|[^+/])0x[0-9a-f]{4,}" /tmp/ev/evidence.json /tmp/ev/summary.md | head -n3)
 is "$leak" "" "privacy scan: no pfn, thread name, pid, token or address in the package"
+grep -q 'nvsim_foreign_put' /tmp/ev/evidence.json
+ok $? "evidence keeps the culprit's kernel stack (nvsim_foreign_put)"
 tr -d ' \n' < /tmp/ev/evidence.json | grep -o '"record":[0-9]*,"role":"[a-z]*"' |
 	sed 's/"record":\([0-9]*\),"role":"\([a-z]*\)"/\1 \2/' > /tmp/obs
 bad=0
