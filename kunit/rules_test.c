@@ -476,6 +476,14 @@ static const struct rule_row pagepool_rows[] = {
 	PP_UNREF(ASSIGNED, 0, BAD(POOL_REF_UNDERFLOW)),
 	PP_UNREF(POOLED_CLEAN, -2, BAD(POOL_REF_UNDERFLOW)),
 	PP_UNREF(ASSIGNED, NOT_SAMPLED, 0),
+	/* a fragment page drained whole, handed out again in place */
+	PP(ASSIGNED, ADMIT, FRAG, 1, false, false, NOT_SAMPLED, POOLED_DIRTY,
+	   true, NO_GAP, true, 0),
+	/* over-released fragments, seen at the next hand-out */
+	PP(ASSIGNED, UNREF, FRAG, 1, false, false, -3, ASSIGNED, true, false,
+	   false, BAD(POOL_REF_UNDERFLOW)),
+	PP(ASSIGNED, UNREF, FRAG, 1, false, false, NOT_SAMPLED, ASSIGNED, true,
+	   false, false, 0),
 };
 
 /*

@@ -515,13 +515,14 @@ void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
 		pt_probe_counts(p, &c);
 		seq_printf(
 			m,
-			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu nmi=%llu\n",
+			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu nmi=%llu%s%s\n",
 			p->name[0] ? p->name : p->symbol,
 			pt_backend_name(p->backend),
 			p->backend != PT_BACKEND_NONE, p->error, c.hits,
 			c.filtered, c.entries, c.returns,
 			p->ret ? (s64)(c.entries - c.returns) : 0,
-			pt_probe_missed(p), c.nmi);
+			pt_probe_missed(p), c.nmi, p->role ? " role=" : "",
+			p->role ? p->role : "");
 	}
 }
 

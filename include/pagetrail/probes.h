@@ -32,6 +32,12 @@ struct pt_probe {
 	const char *symbol;
 	bool in_target; /* the symbol lives in the target module */
 	bool optional; /* absence is reported, not an error */
+	/*
+	 * Names of one role across kernel versions (page_pool's page ->
+	 * netmem renames): one planted covers the others, which this kernel
+	 * does not have. NULL: the probe stands alone.
+	 */
+	const char *role;
 	pt_entry_fn entry;
 	pt_return_fn ret; /* NULL: entry only */
 	size_t data_size; /* per-call data shared by entry and return */

@@ -81,8 +81,7 @@ struct pagetrail_file_header {
 	X(ADMIT_WRONG_POOL, "ADMIT_WRONG_POOL", "recycled into a pool other than its own") \
 	X(CACHE_AFTER_DESTROY, "CACHE_AFTER_DESTROY", "recycled into the cache of a pool being destroyed") \
 	X(RELEASE_UNHELD, "RELEASE_UNHELD", "pool let go of a page it had let go already, or freed") \
-	X(POOL_REF_UNDERFLOW, "POOL_REF_UNDERFLOW", "pool's own page reference count at or below 0") \
-	X(POOL_FREED_BUSY, "POOL_FREED_BUSY", "pool freed while a put on it was running")
+	X(POOL_REF_UNDERFLOW, "POOL_REF_UNDERFLOW", "pool's own page reference count at or below 0")
 
 /* Why a role event happened (cause field). */
 #define PAGETRAIL_CAUSES(X)						\
@@ -105,7 +104,8 @@ struct pagetrail_file_header {
 	X(NID, "nid", "RECLAIM: page of the wrong NUMA node at refill")	\
 	X(CREATE, "create", "POOL: pool created")			\
 	X(RETRY, "retry", "POOL: deferred release attempt")		\
-	X(GONE, "gone", "POOL: pool freed")
+	X(GONE, "gone", "POOL: pool freed")				\
+	X(FRAG, "frag", "ADMIT: fragment page drained whole, reused in place; UNREF: over-released, seen at the next hand-out")
 
 #define PAGETRAIL_ENUM_ROLE(s, n, d) PT_ROLE_##s,
 #define PAGETRAIL_ENUM_STATE(s, n, d) PT_ST_##s,

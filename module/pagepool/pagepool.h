@@ -60,6 +60,10 @@ struct pp_stats {
 	atomic64_t releases;
 	atomic64_t bulk_recycles;
 	atomic64_t unrefs;
+	/* a fragment page found over-released at the next hand-out */
+	atomic64_t frag_underflows;
+	/* a fragment page drained whole and handed out again in place */
+	atomic64_t frag_reuses;
 	atomic64_t net_iov; /* netmem without a struct page: not followed */
 	/* a take nested in another take of this CPU (wrapper and core) */
 	atomic64_t take_nested;
@@ -85,6 +89,12 @@ struct pp_take_call {
 	bool outer; /* not nested in another take on this CPU */
 };
 
+struct pp_frag_call {
+	struct pp_take_call take;
+	unsigned long offset; /* the caller's unsigned int the offset goes to */
+	unsigned long prev; /* the pool's fragment page at entry */
+};
+
 struct pp_refill_call {
 	unsigned long pool;
 	unsigned int cached; /* the cache's fill at entry */
@@ -99,6 +109,8 @@ void pp_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int pp_put_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 int pp_bulk_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 int pp_unref_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+int pp_frag_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
+void pp_frag_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int pp_refill_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void pp_refill_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int pp_create_entry(struct pt_probe *p, struct pt_regs *regs, void *data);

@@ -92,11 +92,10 @@ int pp_take_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	return 0;
 }
 
-void pp_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+/* The page the outermost take of this CPU returned, or NULL. */
+static struct page *pp_take_leave(struct pp_take_call *d,
+				  struct pt_regs *regs)
 {
-	struct pp_take_call *d = data;
-	const struct page_pool *pool = (const void *)d->pool;
-	struct pt_obs obs = { .role = PT_ROLE_TAKE, .create = true };
 	u8 *depth = pp_take_depth_here();
 	struct page *page;
 
@@ -104,14 +103,18 @@ void pp_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		(*depth)--;
 	if (!d->outer) {
 		atomic64_inc(&pp_stats.take_nested);
-		return;
+		return NULL;
 	}
 	page = pp_page_of(regs_return_value(regs));
-	if (!page) {
-		if (regs_return_value(regs))
-			atomic64_inc(&pp_stats.net_iov);
-		return;
-	}
+	if (!page && regs_return_value(regs))
+		atomic64_inc(&pp_stats.net_iov);
+	return page;
+}
+
+static void pp_taken(const struct page_pool *pool, struct page *page)
+{
+	struct pt_obs obs = { .role = PT_ROLE_TAKE, .create = true };
+
 	atomic64_inc(&pp_stats.takes);
 	pp_obs_page(&obs, pool, page);
 	pt_observe(&obs);
@@ -119,6 +122,15 @@ void pp_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	obs.role = PT_ROLE_ASSIGN;
 	obs.cause = PT_CAUSE_POOL;
 	pt_observe(&obs);
+}
+
+void pp_take_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct pp_take_call *d = data;
+	struct page *page = pp_take_leave(d, regs);
+
+	if (page)
+		pp_taken((const void *)d->pool, page);
 }
 
 /* --- recycle: the last reference's put ----------------------------------- */
@@ -300,6 +312,85 @@ int pp_unref_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pp_obs_page(&obs, pool, page);
 	pt_observe(&obs);
 	return 0;
+}
+
+/*
+ * A fragment hand-out: page_pool_alloc_frag (6.1), _frag_netmem (6.6 on).
+ * The pool's current fragment page holds a bias of BIAS_MAX references
+ * (net/core/page_pool.c; halved in 6.7), and the drain that ends the page
+ * takes back all but one per fragment handed out. Holders' puts that do
+ * not drop the last reference are inlined into them, unseen: but if more
+ * were dropped than handed out, the drain to come underflows (the pool's
+ * WARN) and strands the page in flight. Say so here, while the pool still
+ * names its fragment page.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+#define PP_FRAG_BIAS (LONG_MAX >> 1)
+#else
+#define PP_FRAG_BIAS LONG_MAX
+#endif
+
+static void pp_frag_check(const struct page_pool *pool)
+{
+	struct pt_obs obs = { .role = PT_ROLE_UNREF,
+			      .cause = PT_CAUSE_FRAG,
+			      .tracked_only = true };
+	struct page *page;
+	long left;
+
+	page = pp_page_of((__force unsigned long)READ_ONCE(pool->frag_page));
+	if (!page)
+		return;
+	/* legit puts never exceed the hand-outs: the drain leaves 0 or more */
+	left = pp_page_refs(page) -
+	       (PP_FRAG_BIAS - READ_ONCE(pool->frag_users));
+	if (left >= 0)
+		return;
+	atomic64_inc(&pp_stats.frag_underflows);
+	pp_obs_page(&obs, pool, page);
+	obs.pool_refs = left;
+	obs.aux = (u32)left;
+	pt_observe(&obs);
+}
+
+/*
+ * The hand-out is also the take of its fragment page: 6.1 inlines the
+ * page take into it, and a page drained whole is reused in place without
+ * one. So the hand-out is the outermost take (the page take nests in it),
+ * and at its return a fragment at offset 0 is a page newly handed out:
+ * the pool's own page again (drained, back in the pool and out), or
+ * another. Further fragments of the page are no transition.
+ */
+int pp_frag_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct pp_frag_call *d = data;
+	const struct page_pool *pool =
+		(const void *)regs_get_kernel_argument(regs, 0);
+
+	pp_frag_check(pool);
+	d->offset = regs_get_kernel_argument(regs, 1);
+	d->prev = (__force unsigned long)READ_ONCE(pool->frag_page);
+	return pp_take_entry(p, regs, &d->take);
+}
+
+void pp_frag_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	struct pp_frag_call *d = data;
+	const struct page_pool *pool = (const void *)d->take.pool;
+	struct page *page = pp_take_leave(&d->take, regs);
+	struct pt_obs obs = { .role = PT_ROLE_ADMIT,
+			      .cause = PT_CAUSE_FRAG,
+			      .owner_known = true };
+
+	/* the caller's offset, in its frame, written before the return */
+	if (!page || READ_ONCE(*(unsigned int *)d->offset))
+		return;
+	if (page == pp_page_of(d->prev)) {
+		atomic64_inc(&pp_stats.frag_reuses);
+		pp_obs_page(&obs, pool, page);
+		pt_observe(&obs);
+	}
+	pp_taken(pool, page);
 }
 
 /* --- ring to cache: page_pool_refill_alloc_cache ------------------------- */

@@ -13,10 +13,11 @@
 #include <linux/seq_file.h>
 #include "pagepool.h"
 
-#define KERN(sym, e, r, dsz)                                                   \
+/* role: the names one role goes by across kernels (see struct pt_probe) */
+#define KERN(sym, rl, e, r, dsz)                                               \
 	{                                                                      \
-		.symbol = sym, .optional = true, .entry = e, .ret = r,         \
-		.data_size = dsz                                               \
+		.symbol = sym, .optional = true, .role = rl, .entry = e,       \
+		.ret = r, .data_size = dsz                                     \
 	}
 
 /*
@@ -26,29 +27,45 @@
  */
 static struct pt_probe pp_probes[] = {
 	/* take: the core, then the 6.12/7.3 page wrapper or 6.1's only one */
-	KERN("page_pool_alloc_netmems", pp_take_entry, pp_take_ret,
+	KERN("page_pool_alloc_netmems", "take", pp_take_entry, pp_take_ret,
 	     sizeof(struct pp_take_call)),
-	KERN("page_pool_alloc_netmem", pp_take_entry, pp_take_ret,
+	KERN("page_pool_alloc_netmem", "take", pp_take_entry, pp_take_ret,
 	     sizeof(struct pp_take_call)),
-	KERN("page_pool_alloc_pages", pp_take_entry, pp_take_ret,
+	KERN("page_pool_alloc_pages", "take", pp_take_entry, pp_take_ret,
 	     sizeof(struct pp_take_call)),
 	/* recycle of the last reference */
-	KERN("page_pool_put_unrefed_netmem", pp_put_entry, NULL, 0),
-	KERN("page_pool_put_defragged_page", pp_put_entry, NULL, 0),
-	KERN("page_pool_put_netmem_bulk", pp_bulk_entry, NULL, 0),
-	KERN("page_pool_put_page_bulk", pp_bulk_entry, NULL, 0),
+	KERN("page_pool_put_unrefed_netmem", "recycle", pp_put_entry, NULL,
+	     0),
+	KERN("page_pool_put_defragged_page", "recycle", pp_put_entry, NULL,
+	     0),
+	KERN("page_pool_put_netmem_bulk", "bulk", pp_bulk_entry, NULL, 0),
+	KERN("page_pool_put_page_bulk", "bulk", pp_bulk_entry, NULL, 0),
 	/* a holder drops a fragment reference */
-	KERN("napi_pp_put_page", pp_unref_entry, NULL, 0),
-	KERN("page_pool_return_skb_page", pp_unref_entry, NULL, 0),
+	KERN("napi_pp_put_page", "unref", pp_unref_entry, NULL, 0),
+	KERN("page_pool_return_skb_page", "unref", pp_unref_entry, NULL, 0),
+	/*
+	 * a fragment handed out, the take of its page (planted after the
+	 * page takes it wraps): was the last one over-released? One name per
+	 * kernel, the innermost: in 6.12 and 7.x every fragment goes through
+	 * _netmem (page_pool_alloc_frag wraps it).
+	 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	KERN("page_pool_alloc_frag_netmem", NULL, pp_frag_entry, pp_frag_ret,
+	     sizeof(struct pp_frag_call)),
+#else
+	KERN("page_pool_alloc_frag", NULL, pp_frag_entry, pp_frag_ret,
+	     sizeof(struct pp_frag_call)),
+#endif
 	/* ring to cache */
-	KERN("page_pool_refill_alloc_cache", pp_refill_entry, pp_refill_ret,
-	     sizeof(struct pp_refill_call)),
+	KERN("page_pool_refill_alloc_cache", NULL, pp_refill_entry,
+	     pp_refill_ret, sizeof(struct pp_refill_call)),
 	/* life */
-	KERN("page_pool_create_percpu", pp_create_entry, pp_create_ret, 0),
-	KERN("page_pool_create", pp_create_entry, pp_create_ret, 0),
-	KERN("page_pool_release_retry", pp_retry_entry, pp_frame_ret,
+	KERN("page_pool_create_percpu", "create", pp_create_entry,
+	     pp_create_ret, 0),
+	KERN("page_pool_create", "create", pp_create_entry, pp_create_ret, 0),
+	KERN("page_pool_release_retry", NULL, pp_retry_entry, pp_frame_ret,
 	     sizeof(struct pp_frame_data)),
-	KERN("page_pool_destroy", pp_destroy_entry, pp_frame_ret,
+	KERN("page_pool_destroy", NULL, pp_destroy_entry, pp_frame_ret,
 	     sizeof(struct pp_frame_data)),
 };
 
@@ -159,6 +176,8 @@ static void pp_show_stats(struct seq_file *m)
 	S(bulk_recycles);
 	S(releases);
 	S(unrefs);
+	S(frag_underflows);
+	S(frag_reuses);
 	S(net_iov);
 	S(take_nested);
 	S(take_depth_lost);

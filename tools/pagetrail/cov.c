@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pagetrail command: coverage facts from the stats and coverage files. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,8 @@ static void parse_probe(struct pt_cov *c, const char *line)
 	pt_kv_str(line, "probe", p->name, sizeof(p->name));
 	pt_kv_str(line, "backend", p->backend, sizeof(p->backend));
 	p->planted = (int)pt_kv_ll(line, "planted", 0);
+	p->error = (int)pt_kv_ll(line, "error", 0);
+	pt_kv_str(line, "role", p->role, sizeof(p->role));
 	p->hits = pt_kv_ll(line, "hits", 0);
 	p->filtered = pt_kv_ll(line, "filtered", 0);
 	p->entries = pt_kv_ll(line, "entries", 0);
@@ -123,6 +126,23 @@ static void parse_target(struct pt_cov *c, const char *t)
 	}
 }
 
+/*
+ * A name this kernel does not have (renamed across versions) is no hole
+ * while another name of its role is planted.
+ */
+static int other_name_planted(const struct pt_cov *c,
+			      const struct pt_probe_cov *p)
+{
+	int i;
+
+	if (!p->role[0] || p->error != -ENOENT)
+		return 0;
+	for (i = 0; i < c->nprobe; i++)
+		if (c->probe[i].planted && !strcmp(c->probe[i].role, p->role))
+			return 1;
+	return 0;
+}
+
 static void find_reasons(struct pt_cov *c)
 {
 	int i;
@@ -140,7 +160,8 @@ static void find_reasons(struct pt_cov *c)
 		 * transitions; the detail it loses is shown, not counted.
 		 */
 		if (!c->probe[i].planted &&
-		    !pt_cov_fallback_for(c, c->probe[i].name))
+		    !pt_cov_fallback_for(c, c->probe[i].name) &&
+		    !other_name_planted(c, &c->probe[i]))
 			reason(c, "probe %s not planted", c->probe[i].name);
 		if (c->probe[i].missed)
 			reason(c, "probe %s missed %lld %s", c->probe[i].name,

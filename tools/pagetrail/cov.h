@@ -13,6 +13,8 @@ struct pt_probe_cov {
 	char name[48];
 	char backend[16];
 	int planted;
+	int error; /* why not planted: -ENOENT, no such function here */
+	char role[16]; /* names of one role: one planted covers the others */
 	long long hits, filtered, entries, returns, pending, missed;
 };
 

@@ -83,46 +83,74 @@ static int reported(const struct pagetrail_record *r)
 		(r->cause == PT_CAUSE_RETRY && (int)r->aux != 0));
 }
 
-void pt_pools_print(const struct pt_src *s, FILE *out)
+/*
+ * Each reported attempt with the pages the records show held at it, and
+ * for each page the take that gave it to its holder (NULL if not seen).
+ */
+typedef void (*pt_pool_visit)(const struct pagetrail_record *p,
+			      const struct pagetrail_record **last,
+			      const struct pagetrail_record **taken, size_t n,
+			      void *ctx);
+
+static void pools_walk(const struct pt_src *s, pt_pool_visit visit, void *ctx)
 {
-	const struct pagetrail_record **last;
+	const struct pagetrail_record **last, **taken;
 	size_t i, k, n;
 
 	last = calloc(s->nrec + 1, sizeof(*last));
-	if (!last)
-		return;
+	taken = calloc(s->nrec + 1, sizeof(*taken));
+	if (!last || !taken)
+		goto out;
 	for (i = 0; i < s->nrec; i++) {
 		const struct pagetrail_record *p = &s->rec[i];
 
 		if (!reported(p))
 			continue;
 		n = held_at(s, p, last, s->nrec);
-		fprintf(out,
-			"pool #%u %s at t=%.6f by %.16s/%u: hold=%u release=%d in flight=%d (the kernel's count); the records show %zu page%s held\n",
-			p->alloc_seq, pt_cause_name(p->cause), p->ts_ns / 1e9,
-			p->comm, p->pid, p->index, p->inner_ret, (int)p->aux, n,
-			n == 1 ? "" : "s");
-		for (k = 0; k < n; k++) {
-			const struct pagetrail_record *t =
-				taken_by(s, last[k]->pfn, p->seq);
-
-			fprintf(out, "  pfn 0x%llx", last[k]->pfn);
-			if (t)
-				fprintf(out, " taken by %.16s/%u at t=%.6f (seq %llu)",
-					t->comm, t->pid, t->ts_ns / 1e9,
-					(unsigned long long)t->seq);
-			fprintf(out, "; last: %s (%s) by %.16s/%u at t=%.6f, refcount %d\n",
-				pt_role_name(last[k]->role),
-				pt_cause_name(last[k]->cause), last[k]->comm,
-				last[k]->pid, last[k]->ts_ns / 1e9,
-				last[k]->refcount);
-		}
-		if ((int)p->aux > 0 && (size_t)p->aux > n)
-			fprintf(out,
-				"  %zu in flight the records do not show (taken before pagetrail attached, or records lost)\n",
-				(size_t)p->aux - n);
+		for (k = 0; k < n; k++)
+			taken[k] = taken_by(s, last[k]->pfn, p->seq);
+		visit(p, last, taken, n, ctx);
 	}
+out:
 	free(last);
+	free(taken);
+}
+
+static void pool_print(const struct pagetrail_record *p,
+		       const struct pagetrail_record **last,
+		       const struct pagetrail_record **taken, size_t n,
+		       void *ctx)
+{
+	FILE *out = ctx;
+	size_t k;
+
+	fprintf(out,
+		"pool #%u %s at t=%.6f by %.16s/%u: hold=%u release=%d in flight=%d (the kernel's count); the records show %zu page%s held\n",
+		p->alloc_seq, pt_cause_name(p->cause), p->ts_ns / 1e9, p->comm,
+		p->pid, p->index, p->inner_ret, (int)p->aux, n,
+		n == 1 ? "" : "s");
+	for (k = 0; k < n; k++) {
+		const struct pagetrail_record *t = taken[k];
+
+		fprintf(out, "  pfn 0x%llx", last[k]->pfn);
+		if (t)
+			fprintf(out, " taken by %.16s/%u at t=%.6f (seq %llu)",
+				t->comm, t->pid, t->ts_ns / 1e9,
+				(unsigned long long)t->seq);
+		fprintf(out, "; last: %s (%s) by %.16s/%u at t=%.6f, refcount %d\n",
+			pt_role_name(last[k]->role),
+			pt_cause_name(last[k]->cause), last[k]->comm,
+			last[k]->pid, last[k]->ts_ns / 1e9, last[k]->refcount);
+	}
+	if ((int)p->aux > 0 && (size_t)p->aux > n)
+		fprintf(out,
+			"  %zu in flight the records do not show (taken before pagetrail attached, or records lost)\n",
+			(size_t)p->aux - n);
+}
+
+void pt_pools_print(const struct pt_src *s, FILE *out)
+{
+	pools_walk(s, pool_print, out);
 }
 
 static struct json_object *holder_json(const struct pagetrail_record *r)
@@ -138,49 +166,43 @@ static struct json_object *holder_json(const struct pagetrail_record *r)
 	return o;
 }
 
+static void pool_json(const struct pagetrail_record *p,
+		      const struct pagetrail_record **last,
+		      const struct pagetrail_record **taken, size_t n,
+		      void *ctx)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *pages = json_object_new_array();
+	size_t k;
+
+	json_object_object_add(o, "pool", json_object_new_int64(p->alloc_seq));
+	json_object_object_add(o, "event",
+			       json_object_new_string(pt_cause_name(p->cause)));
+	json_object_object_add(o, "seq", json_object_new_uint64(p->seq));
+	json_object_object_add(o, "hold", json_object_new_int64(p->index));
+	json_object_object_add(o, "release",
+			       json_object_new_int64(p->inner_ret));
+	json_object_object_add(o, "in_flight",
+			       json_object_new_int64((int)p->aux));
+	for (k = 0; k < n; k++) {
+		struct json_object *pg = json_object_new_object();
+		char pfn[32];
+
+		snprintf(pfn, sizeof(pfn), "0x%llx", last[k]->pfn);
+		json_object_object_add(pg, "pfn", json_object_new_string(pfn));
+		json_object_object_add(pg, "taken",
+				       taken[k] ? holder_json(taken[k]) : NULL);
+		json_object_object_add(pg, "last", holder_json(last[k]));
+		json_object_array_add(pages, pg);
+	}
+	json_object_object_add(o, "held", pages);
+	json_object_array_add(ctx, o);
+}
+
 struct json_object *pt_pools_json(const struct pt_src *s)
 {
 	struct json_object *arr = json_object_new_array();
-	const struct pagetrail_record **last;
-	size_t i, k, n;
 
-	last = calloc(s->nrec + 1, sizeof(*last));
-	if (!last)
-		return arr;
-	for (i = 0; i < s->nrec; i++) {
-		const struct pagetrail_record *p = &s->rec[i];
-		struct json_object *o, *pages;
-
-		if (!reported(p))
-			continue;
-		n = held_at(s, p, last, s->nrec);
-		o = json_object_new_object();
-		pages = json_object_new_array();
-		json_object_object_add(o, "pool", json_object_new_int64(p->alloc_seq));
-		json_object_object_add(o, "event",
-				       json_object_new_string(pt_cause_name(p->cause)));
-		json_object_object_add(o, "seq", json_object_new_uint64(p->seq));
-		json_object_object_add(o, "hold", json_object_new_int64(p->index));
-		json_object_object_add(o, "release",
-				       json_object_new_int64(p->inner_ret));
-		json_object_object_add(o, "in_flight",
-				       json_object_new_int64((int)p->aux));
-		for (k = 0; k < n; k++) {
-			const struct pagetrail_record *t =
-				taken_by(s, last[k]->pfn, p->seq);
-			struct json_object *pg = json_object_new_object();
-			char pfn[32];
-
-			snprintf(pfn, sizeof(pfn), "0x%llx", last[k]->pfn);
-			json_object_object_add(pg, "pfn", json_object_new_string(pfn));
-			json_object_object_add(pg, "taken",
-					       t ? holder_json(t) : NULL);
-			json_object_object_add(pg, "last", holder_json(last[k]));
-			json_object_array_add(pages, pg);
-		}
-		json_object_object_add(o, "held", pages);
-		json_object_array_add(arr, o);
-	}
-	free(last);
+	pools_walk(s, pool_json, arr);
 	return arr;
 }

@@ -234,6 +234,31 @@ static int rule_release_unheld(struct pt_analysis *an, const struct pt_view *v,
 	return conclude(an, f, v, r);
 }
 
+/*
+ * Seen at the next fragment hand-out: the puts themselves are inlined into
+ * their callers, so the page's holder is the lead, not a proven culprit.
+ */
+static int frag_over_release(struct pt_analysis *an, const struct pt_view *v,
+			     const struct pagetrail_record *r)
+{
+	const struct pagetrail_record *holder = holder_take(v, r);
+	struct pt_finding *f;
+
+	f = new_finding(an, "PP_OVER_RELEASE", "PP.fragment-over-release",
+			"more fragment references dropped than were handed out",
+			holder ? holder : r);
+	if (holder)
+		step(f, PT_OBSERVED, holder,
+		     "{Q} handed {P} out to {T} as its fragment page");
+	step(f, PT_OBSERVED, r,
+	     "at {T}'s next fragment hand-out {P} had {N} references left for the drain: more fragments put back than {Q} handed out: {K}");
+	step(f, PT_DERIVED, r,
+	     "the drain takes the count below zero (the pool's WARN), the page is never recycled nor released: it stays in flight and the pool's destroy stalls");
+	step(f, PT_UNKNOWN, r,
+	     "which put was one too many: a fragment put that is not the last is inlined into its caller, unseen; the thread the page was handed to is named");
+	return conclude(an, f, v, r);
+}
+
 static int rule_over_release(struct pt_analysis *an, const struct pt_view *v,
 			     const struct pagetrail_record *r)
 {
@@ -241,6 +266,8 @@ static int rule_over_release(struct pt_analysis *an, const struct pt_view *v,
 
 	if (!has(r, AN(POOL_REF_UNDERFLOW)))
 		return 0;
+	if (r->cause == PT_CAUSE_FRAG)
+		return frag_over_release(an, v, r);
 	f = new_finding(an, "PP_OVER_RELEASE", "PP.fragment-over-release",
 			"more fragment references dropped than were handed out",
 			r);
