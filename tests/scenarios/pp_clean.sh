@@ -8,7 +8,7 @@
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
 . /pt/lib/pp.sh
-plan 28
+plan 29
 
 insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend)
 ok $? "insmod pagetrail profile=pagepool"
@@ -81,4 +81,6 @@ is "$(awk '$7 == "role=admit" && $8 != "cause=fresh" && $19 != "ref=1"' /tmp/ev.
 	"every recycle with refcount 1"
 is "$(awk '$7 == "role=admit" && $23 !~ /pflags=0x[0-9a-f]*[2367abef][0-9a-f][0-9a-f]$/' /tmp/ev.txt | wc -l)" 0 \
 	"every admitted page carries page_pool's signature"
+rmmod pagetrail
+ok $? "pagetrail unloads"
 done_testing

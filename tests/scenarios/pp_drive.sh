@@ -14,10 +14,6 @@
 . /pt/lib/pp.sh
 plan 94
 
-skip() { # skip N REASON
-	local i=0
-	while [ $i -lt "$1" ]; do ok 0 "# SKIP $2"; i=$((i + 1)); done
-}
 # sfield KEY LINE: one key=value of a summary line
 sfield() { echo "$2" | field "$1"; }
 
