@@ -117,6 +117,7 @@ sed 's/^/# /' /tmp/d.hold | grep -v '^#   pfn' | head -n 20
 awk '/^pool #[0-9]+ destroy / { on = !seen++; if (on) print; next } /^pool #/ { on = 0 } on' /tmp/d.hold > /tmp/rep
 like "$(head -n1 /tmp/rep)" "^pool #[0-9]+ destroy at t=[0-9.]+ by ppdrive/[0-9]+: hold=[0-9]+ release=[0-9]+ in flight=$kin .* the records show $kin pages held" \
 	"in-flight report: the destroy by ppdrive, $kin in flight, $kin pages shown held"
+head -n3 /tmp/rep | sed 's/^/# /'
 sed -n 's/^  pfn \(0x[0-9a-f]*\) .*/\1/p' /tmp/rep | sort > /tmp/p_inflight
 cmp -s /tmp/k_inflight /tmp/p_inflight
 ok $? "in-flight report: the same pfns as the kernel's trace, page by page"
