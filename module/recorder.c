@@ -29,11 +29,23 @@ bool pt_recorder_paused(void)
 	return smp_load_acquire(&pt_paused);
 }
 
+static u8 pt_recorder_run(void)
+{
+	if (in_nmi() || in_hardirq())
+		return PT_RUN_IRQ;
+	if (in_serving_softirq())
+		return PT_RUN_SOFTIRQ;
+	/* a task with bottom halves off */
+	return in_softirq() ? PT_RUN_BH : PT_RUN_TASK;
+}
+
 /* Who and when; from interrupts the interrupted task is not the actor. */
 static void pt_recorder_who(struct pagetrail_record *rec)
 {
 	rec->ts_ns = local_clock();
 	rec->cpu = raw_smp_processor_id();
+	rec->rflags = (rec->rflags & ~PT_RF_RUN_MASK) |
+		      pt_recorder_run() << PT_RF_RUN_SHIFT;
 	if (in_task()) {
 		rec->pid = task_pid_nr(current);
 		rec->tgid = task_tgid_nr(current);

@@ -132,6 +132,20 @@ enum pagetrail_cause { PAGETRAIL_CAUSES(PAGETRAIL_ENUM_CAUSE) PT_CAUSE_MAX };
 /* Record flags (rflags field). */
 #define PT_RF_GAP     (1u << 0) /* predecessor of this transition not observed */
 #define PT_RF_SAMPLED (1u << 1) /* refcount/mapcount/page_flags are valid */
+/* Bits 2-3: the context the record was made in (enum pagetrail_run). */
+#define PT_RF_RUN_SHIFT 2
+#define PT_RF_RUN_MASK  (3u << PT_RF_RUN_SHIFT)
+#define PT_RF_RUN(r)    (((r)->rflags & PT_RF_RUN_MASK) >> PT_RF_RUN_SHIFT)
+
+/*
+ * A task; a task with bottom halves off (a page_pool consumer outside
+ * NAPI); a softirq (NAPI, timers); a hard interrupt or NMI. Records made
+ * outside a task carry pid 0 and comm "<irq>".
+ */
+enum pagetrail_run { PT_RUN_TASK, PT_RUN_BH, PT_RUN_SOFTIRQ, PT_RUN_IRQ };
+#define PAGETRAIL_RUN_NAME(c)						\
+	((c) == PT_RUN_IRQ ? "irq" : (c) == PT_RUN_SOFTIRQ ? "softirq" :	\
+	 (c) == PT_RUN_BH ? "bh" : "task")
 
 struct pagetrail_record {
 	__u64 seq;        /* global sequence number; a gap means lost records */

@@ -12,7 +12,7 @@
 	"pfn=0x%llx order=%u from=%s to=%s gen=%u token=%016llx "	\
 	"prev_token=%016llx alloc=%u prev_alloc=%u idx=%u ref=%d map=%d head=0x%llx " \
 	"corder=%u pflags=0x%x ret=%d inner_ret=%d aux=0x%x gap=%u anomaly=%s " \
-	"anomalies=0x%x\n"
+	"anomalies=0x%x ctx=%s\n"
 
 /* @comm: the record's comm, NUL-terminated, without blanks or '='. */
 #define PAGETRAIL_TEXT_ARGS(r, comm)					\
@@ -26,6 +26,7 @@
 	(r)->refcount, (r)->mapcount, (unsigned long long)(r)->head_pfn, \
 	(unsigned int)(r)->compound_order, (r)->page_flags, (r)->ret,	\
 	(r)->inner_ret, (r)->aux, (unsigned int)!!((r)->rflags & PT_RF_GAP), \
-	pt_anomaly_name((r)->anomaly), (r)->anomalies
+	pt_anomaly_name((r)->anomaly), (r)->anomalies,			\
+	PAGETRAIL_RUN_NAME(PT_RF_RUN(r))
 
 #endif /* _UAPI_PAGETRAIL_TEXT_H */

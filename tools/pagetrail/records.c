@@ -295,6 +295,18 @@ static int set_named(struct pagetrail_record *r, const char *k, char *v)
 		return set_kinds(r, v);
 	if (!strcmp(k, "state"))
 		return set_states(r, v);
+	if (!strcmp(k, "ctx")) {
+		unsigned int c;
+
+		for (c = PT_RUN_TASK; c <= PT_RUN_IRQ; c++)
+			if (!strcmp(v, PAGETRAIL_RUN_NAME(c)))
+				break;
+		if (c > PT_RUN_IRQ)
+			return -1;
+		r->rflags = (r->rflags & ~PT_RF_RUN_MASK) |
+			    c << PT_RF_RUN_SHIFT;
+		return 0;
+	}
 	if (!strcmp(k, "comm")) {
 		memset(r->comm, 0, sizeof(r->comm));
 		memcpy(r->comm, v, strnlen(v, sizeof(r->comm)));

@@ -282,6 +282,7 @@ struct json_object *pt_row_json(const struct pagetrail_record *r)
 				       NULL);
 	json_object_object_add(o, "gap",
 			       json_object_new_boolean(r->rflags & PT_RF_GAP));
+	STR("context", PAGETRAIL_RUN_NAME(PT_RF_RUN(r)));
 	for (b = 1; b < PT_AN_MAX; b++)
 		if (pt_record_kinds(r) & (1u << b))
 			json_object_array_add(

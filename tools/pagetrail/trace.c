@@ -51,6 +51,24 @@ static unsigned long long fv(struct tep_event *ev, struct tep_record *r,
 	return v;
 }
 
+/*
+ * The context, from the flags ftrace stamps on every event (the kernel's
+ * TRACE_FLAG_HARDIRQ 0x08, _SOFTIRQ 0x10 (serving one), _NMI 0x40 and
+ * _BH_OFF 0x80).
+ */
+static __u8 run_of(struct tep_event *ev, struct tep_record *r)
+{
+	unsigned long long f = 0;
+
+	if (tep_get_common_field_val(NULL, ev, "common_flags", r, &f, 0))
+		return PT_RUN_TASK;
+	if (f & (0x08 | 0x40))
+		return PT_RUN_IRQ;
+	if (f & 0x10)
+		return PT_RUN_SOFTIRQ;
+	return f & 0x80 ? PT_RUN_BH : PT_RUN_TASK;
+}
+
 static struct pagetrail_record *grow(struct pt_trace_ctx *c)
 {
 	struct pagetrail_record *nr;
@@ -96,7 +114,7 @@ static void page_fields(struct pagetrail_record *p, struct tep_event *ev,
 	p->from_state = (__u8)fv(ev, r, "from_state");
 	p->to_state = (__u8)fv(ev, r, "to_state");
 	p->anomaly = (__u8)fv(ev, r, "anomaly");
-	p->rflags = PT_RF_SAMPLED | (fv(ev, r, "gap") ? PT_RF_GAP : 0);
+	p->rflags |= PT_RF_SAMPLED | (fv(ev, r, "gap") ? PT_RF_GAP : 0);
 }
 
 static void map_fields(struct pagetrail_record *p, struct tep_event *ev,
@@ -224,6 +242,7 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu,
 	if (comm)
 		memcpy(p->comm, comm, strnlen(comm, sizeof(p->comm)));
 	c->kinds[c->n] = 0;
+	p->rflags = (__u8)(run_of(ev, r) << PT_RF_RUN_SHIFT);
 	if (role == -2) {
 		/* Kinds only: merged into the record of the same seq below. */
 		c->kinds[c->n] = (unsigned int)fv(ev, r, "anomalies");
