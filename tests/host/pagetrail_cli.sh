@@ -24,8 +24,15 @@ kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" | head -n1; }
 d=$("$PT" decode --check "$out/foreign/events.bin" 2> "$out/dec.err")
 ok $? "decode --check accepts a well-formed events.bin"
 is "$(wc -l <<< "$d")" 15 "decode: one line per record"
-like "$(sed -n 9p <<< "$d")" "^seq=9 ts=3000000 cpu=1 pid=310 tgid=310 comm=nvsim_foreign role=free cause=foreign pfn=0x11a40 order=4 from=pooled_clean to=freed gen=1 .* ref=0 .* anomaly=FREE_WHILE_POOLED anomalies=0x20$" \
+like "$(sed -n 9p <<< "$d")" "^seq=9 ts=3000000 cpu=1 pid=310 tgid=310 comm=nvsim_foreign role=free cause=foreign pfn=0x11a40 order=4 from=pooled_clean to=freed gen=1 .* ref=0 .* anomaly=FREE_WHILE_POOLED anomalies=0x20 ctx=task$" \
 	"decode: the foreign free, field by field"
+# The context a record was made in survives events.bin, text and JSON.
+printf 'ev seq=1 ts=1 cpu=1 pid=0 tgid=0 comm=<irq> role=take cause=clean pfn=0x5000 order=0 from=pooled_clean to=taken gen=1 ref=1 ctx=softirq\nev seq=2 ts=2 cpu=0 pid=77 tgid=77 comm=sh role=take cause=clean pfn=0x5001 order=0 from=pooled_clean to=taken gen=1 ref=1 ctx=bh\n' > "$out/ctx.fx"
+"$out/ptfixture" "$out/ctx.fx" "$out/ctx"
+is "$("$PT" decode "$out/ctx/events.bin" | sed 's/.* ctx=//' | tr '\n' ' ')" "softirq bh " \
+	"decode: each record's context (softirq, bh)"
+is "$("$PT" history 0x5000 --from "$out/ctx" --json | tr -d ' \n' | grep -o '"context":"[a-z]*"')" '"context":"softirq"' \
+	"history --json: the record's context"
 is "$(cat "$out/dec.err")" "records=15 first_seq=1 last_seq=15 seq_gaps=0" "decode --check: count and sequence"
 "$PT" decode --check < "$out/undetermined/events.bin" > /dev/null 2> "$out/dec2.err"
 is "$(cat "$out/dec2.err")" "records=4 first_seq=20 last_seq=23 seq_gaps=0" "decode reads stdin"
@@ -361,4 +368,27 @@ is "$? $(grep -c '^\.SS "pagetrail ' "$out/pagetrail.8")" "0 10" "pagetrail help
 if command -v man > /dev/null; then
 	is "$(MANWIDTH=80 man -l "$out/pagetrail.8" 2>&1 > /dev/null)" "" "pagetrail(8) renders without a warning"
 fi
+
+# The page_pool profile (fixtures/pagepool.fx): its class, the in-flight
+# report in diagnose and status, and renamed probes that are no hole.
+PPF=$out/pagepool
+d=$("$PT" diagnose --from "$PPF"); rc=$?
+is "$rc $(grep -c '^finding ' <<< "$d")" "1 1" "pagepool diagnose: exit 1, one finding"
+like "$(grep '^finding 1:' <<< "$d")" "class=PP_DOUBLE_RECYCLE rule=PP.double-recycle pfn=0x11a40 culprit=sh/978 culprit_seq=7 records=5,6,7$" \
+	"pagepool diagnose: the double recycle, its page, the shell that did it, the take and both recycles"
+is "$(grep -c '^  pfn 0x11a41 taken by <irq>/0 at t=0.001400 (seq 9); last: assign (pool)' <<< "$d")" 1 \
+	"pagepool diagnose: the page NAPI took and kept, in the destroy's in-flight report"
+st=$("$PT" status --from "$PPF"); rc=$?
+is "$rc" 0 "pagepool status: complete (names this kernel lacks are no hole)"
+like "$st" "pool #1 destroy at t=0.001500 by sh/978: hold=2 release=1 in flight=1 \(the kernel's count\); the records show 1 page held" \
+	"pagepool status: the in-flight report of a capture"
+like "$st" "other name: page_pool_alloc_netmems is not in this kernel; its role \(take\) is page_pool_alloc_netmem's" \
+	"pagepool status: which name of a role this kernel has"
+is "$("$PT" status --from "$PPF" --json | tr -d ' \n' | grep -o '"pools":\[{"pool":1,"event":"destroy"[^]]*"pfn":"0x11a41"' | wc -l)" 1 \
+	"pagepool status --json: pools[0] is the destroy, with 0x11a41 held"
+cp -r "$PPF" "$out/pagepool-busy"
+sed -i 's/^probe=page_pool_alloc_netmem backend=fprobe planted=1 error=0/probe=page_pool_alloc_netmem backend=none planted=0 error=-16/' "$out/pagepool-busy/coverage"
+st=$("$PT" status --from "$out/pagepool-busy"); rc=$?
+is "$rc $(grep -c 'not planted: page_pool_alloc_netmems\|not planted: page_pool_alloc_netmem,' <<< "$st")" "1 2" \
+	"pagepool status: with no name of the take planted, both are holes (exit 1)"
 summary

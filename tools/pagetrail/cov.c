@@ -130,17 +130,17 @@ static void parse_target(struct pt_cov *c, const char *t)
  * A name this kernel does not have (renamed across versions) is no hole
  * while another name of its role is planted.
  */
-static int other_name_planted(const struct pt_cov *c,
-			      const struct pt_probe_cov *p)
+const struct pt_probe_cov *pt_cov_other_name(const struct pt_cov *c,
+					     const struct pt_probe_cov *p)
 {
 	int i;
 
 	if (!p->role[0] || p->error != -ENOENT)
-		return 0;
+		return NULL;
 	for (i = 0; i < c->nprobe; i++)
 		if (c->probe[i].planted && !strcmp(c->probe[i].role, p->role))
-			return 1;
-	return 0;
+			return &c->probe[i];
+	return NULL;
 }
 
 static void find_reasons(struct pt_cov *c)
@@ -161,7 +161,7 @@ static void find_reasons(struct pt_cov *c)
 		 */
 		if (!c->probe[i].planted &&
 		    !pt_cov_fallback_for(c, c->probe[i].name) &&
-		    !other_name_planted(c, &c->probe[i]))
+		    !pt_cov_other_name(c, &c->probe[i]))
 			reason(c, "probe %s not planted", c->probe[i].name);
 		if (c->probe[i].missed)
 			reason(c, "probe %s missed %lld %s", c->probe[i].name,

@@ -54,6 +54,9 @@ struct pt_cov {
 };
 
 /* The fallback standing in for probe @name ("target:symbol"), or NULL. */
+/* The planted probe of p's role, when p is a name this kernel lacks. */
+const struct pt_probe_cov *pt_cov_other_name(const struct pt_cov *c,
+					     const struct pt_probe_cov *p);
 const struct pt_fallback_cov *pt_cov_fallback_for(const struct pt_cov *c,
 						  const char *name);
 /* Gather coverage facts from a loaded source (missing files: have_* 0). */

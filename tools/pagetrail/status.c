@@ -10,6 +10,7 @@
 #include "common.h"
 #include "cov.h"
 #include "opt.h"
+#include "pools.h"
 #include "records.h"
 
 /* Chunks per state, from the pages table (one "state=NAME" per line). */
@@ -58,11 +59,16 @@ static void print_probes(const struct pt_cov *c)
 		printf("  fallback: every probe on kprobes (no fprobe on this kernel, or backend=1)\n");
 	for (i = 0; i < c->nprobe; i++) {
 		const struct pt_fallback_cov *f;
+		const struct pt_probe_cov *o;
 
 		if (c->probe[i].planted)
 			continue;
 		f = pt_cov_fallback_for(c, c->probe[i].name);
-		if (f)
+		o = pt_cov_other_name(c, &c->probe[i]);
+		if (o)
+			printf("  other name: %s is not in this kernel; its role (%s) is %s's\n",
+			       c->probe[i].name, o->role, o->name);
+		else if (f)
 			printf("  fallback: %s inlined, seen via %s; detail lost: %s\n",
 			       c->probe[i].name, f->via, f->lost);
 		else
@@ -113,6 +119,10 @@ static void print_text(const struct pt_src *s, const struct pt_cov *c,
 	printf("\nanomalies   %lld (not kept %lld)\n", c->anomalies,
 	       c->anomalies_dropped);
 	printf("gaps        %lld\n", c->gaps);
+	if (pt_pools_in(s))
+		pt_pools_print(s, stdout);
+	else if (s->kind == PT_SRC_LIVE && !strcmp(c->profile, "pagepool"))
+		printf("pools       the in-flight report reads the records: capture, then status --from (reading the live ring consumes it)\n");
 	if (pt_cov_complete(c)) {
 		printf("coverage    complete\n");
 		return;
@@ -150,6 +160,10 @@ static void print_json(const struct pt_src *s, const struct pt_cov *c,
 		ch = NULL;
 	}
 	json_object_object_add(o, "chunks_by_state", ch);
+	/* The live ring is not read here: reading it consumes it. */
+	json_object_object_add(o, "pools",
+			       s->kind == PT_SRC_LIVE ? NULL :
+							pt_pools_json(s));
 	json_object_object_add(o, "coverage", pt_cov_json(c));
 	pt_json_print(o);
 }
