@@ -101,7 +101,7 @@ void nv_stats_reset(void)
 static unsigned int nv_walk_max = PT_NV_WALK_CHUNKS;
 module_param(nv_walk_max, uint, 0644);
 MODULE_PARM_DESC(nv_walk_max,
-		 "chunks one probe handler walks at most (1 to the build's cap: 65536, 2048 under PREEMPT_RT)");
+		 "chunks one probe handler walks at most (1 to the build's cap: 65536, 4096 under PREEMPT_RT)");
 
 /* nv_walk_max, within [1, PT_NV_WALK_CHUNKS]. */
 unsigned int nv_walk_cap(void)

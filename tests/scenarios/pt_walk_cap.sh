@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The cap on what one probe handler walks (code-review-2 finding 6): a
 # handler runs with preemption off, so a walk of an allocation stops at
-# nv_walk_max chunks (65,536; 2,048 under PREEMPT_RT) and counts the rest
+# nv_walk_max chunks (65,536; 4,096 under PREEMPT_RT) and counts the rest
 # by role. Lowered below cuinit's largest allocations (1,516 chunks), no
 # admission record lies past the cap, and what pagetrail saw admitted plus
 # what it counted as not walked is what nvsim admitted: counted, not lost.
