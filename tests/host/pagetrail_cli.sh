@@ -373,7 +373,12 @@ fi
 # report in diagnose and status, and renamed probes that are no hole.
 PPF=$out/pagepool
 d=$("$PT" diagnose --from "$PPF"); rc=$?
-is "$rc $(grep -c '^finding ' <<< "$d")" "1 1" "pagepool diagnose: exit 1, one finding"
+is "$rc $(grep -c '^finding ' <<< "$d")" "1 3" "pagepool diagnose: exit 1, three findings"
+like "$(grep '^finding 2:' <<< "$d")" "class=PP_OVER_RELEASE rule=PP.fragment-over-release pfn=0x33000 culprit=<irq>/0 culprit_seq=15 records=15,16$" \
+	"pagepool diagnose: a fragment over-release seen at the next hand-out, named after the context it was handed to"
+like "$d" "had -1 references left for the drain" "pagepool diagnose: how far below the drain's need"
+like "$(grep '^finding 3:' <<< "$d")" "class=PP_RELEASE_UNHELD rule=PP.release-of-page-let-go pfn=0x33001 culprit=drvworker/1300 culprit_seq=19 records=18,19$" \
+	"pagepool diagnose: a page let go twice, the second release's thread"
 like "$(grep '^finding 1:' <<< "$d")" "class=PP_DOUBLE_RECYCLE rule=PP.double-recycle pfn=0x11a40 culprit=sh/978 culprit_seq=7 records=5,6,7$" \
 	"pagepool diagnose: the double recycle, its page, the shell that did it, the take and both recycles"
 is "$(grep -c '^  pfn 0x11a41 taken by <irq>/0 at t=0.001400 (seq 9); last: assign (pool)' <<< "$d")" 1 \
