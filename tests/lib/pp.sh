@@ -140,3 +140,46 @@ pp_wait_for() {
 	done
 	return 1
 }
+
+# pp_holder_run N (3 assertions; sets HP, the holder's pid): an AF_PACKET
+# receiver on lo keeps the skbs of one test_run of N XDP_PASS frames.
+pp_holder_run() {
+	ppdrive hold lo "$1" > /tmp/hold.out 2>&1 &
+	HP=$!
+	pp_wait_for /tmp/hold.out '^listening' 10
+	ok $? "holder listens on lo"
+	pp_testrun pass "$1" "$1"
+	ok $? "testrun pass: $1 frames in one batch of $1"
+	pp_wait_for /tmp/hold.out '^holding' 10
+	like "$(grep '^holding' /tmp/hold.out)" "^holding $1\$" "the holder keeps all $1 skbs queued"
+}
+
+# pp_virtio_nics: the names of the network devices virtio_net drives.
+pp_virtio_nics() {
+	local d
+	for d in /sys/class/net/*; do
+		[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = virtio_net ] &&
+			echo "$(basename "$d")"
+	done
+}
+
+# pp_oracle_pages TRACEFILE: the kernel's held and released pfns
+# (/tmp/k_hold, /tmp/k_rel) and pagetrail's fresh admissions and releases
+# in /tmp/ev.txt (/tmp/p_hold, /tmp/p_rel), sorted, one pfn a line.
+pp_oracle_pages() {
+	sed -n 's/.* page_pool_state_hold: .*pfn=\(0x[0-9a-f]*\).*/\1/p' "$1" | sort > /tmp/k_hold
+	sed -n 's/.* page_pool_state_release: .*pfn=\(0x[0-9a-f]*\).*/\1/p' "$1" | sort > /tmp/k_rel
+	awk '$7 == "role=admit" && $8 == "cause=fresh" { print substr($9, 5) }' /tmp/ev.txt | sort > /tmp/p_hold
+	awk '$7 == "role=release" { print substr($9, 5) }' /tmp/ev.txt | sort > /tmp/p_rel
+}
+
+# pp_oracle_pools TRACEFILE: each attempt to end a pool, "hold release
+# inflight;" in order, as page_pool_release says (/tmp/k_pools) and as
+# pagetrail's POOL records say (/tmp/p_pools), one line each.
+pp_oracle_pools() {
+	sed -n 's/.* page_pool_release: .*inflight=\([-0-9]*\) hold=\([0-9]*\) release=\([0-9]*\).*/\2 \3 \1/p' \
+		"$1" | awk '{ printf "%s %s 0x%x;", $1, $2, $3 }' > /tmp/k_pools
+	awk '$7 == "role=pool" && ($8 == "cause=destroy" || $8 == "cause=retry") {
+		printf "%s %s %s;", substr($18, 5), substr($25, 11), substr($26, 5) }' /tmp/ev.txt > /tmp/p_pools
+}
+pp_pools_ended() { tr ';' '\n' < /tmp/k_pools | grep -c .; }

@@ -40,10 +40,7 @@ is "$(kv ring_lost /tmp/stats) $(kv ring_unaccounted /tmp/stats)" "0 0" \
 
 # Pages: the fresh admissions are exactly the kernel's holds, pfn by pfn;
 # what pagetrail saw the pool let go is exactly the kernel's releases.
-sed -n 's/.* page_pool_state_hold: .*pfn=\(0x[0-9a-f]*\).*/\1/p' /tmp/pptrace | sort > /tmp/k_hold
-sed -n 's/.* page_pool_state_release: .*pfn=\(0x[0-9a-f]*\).*/\1/p' /tmp/pptrace | sort > /tmp/k_rel
-awk '$7 == "role=admit" && $8 == "cause=fresh" { print substr($9, 5) }' /tmp/ev.txt | sort > /tmp/p_hold
-awk '$7 == "role=release" { print substr($9, 5) }' /tmp/ev.txt | sort > /tmp/p_rel
+pp_oracle_pages /tmp/pptrace
 cmp_ok "$(wc -l < /tmp/k_hold)" -gt 0 "the kernel held $(wc -l < /tmp/k_hold) fresh pages"
 cmp -s /tmp/k_hold /tmp/p_hold
 ok $? "fresh admissions == the kernel's page_pool_state_hold, pfn by pfn ($(wc -l < /tmp/p_hold))"
@@ -51,12 +48,9 @@ cmp -s /tmp/k_rel /tmp/p_rel
 ok $? "releases == the kernel's page_pool_state_release, pfn by pfn ($(wc -l < /tmp/p_rel))"
 
 # Pools: each destroy's hold, release and in flight, as the kernel counts.
-sed -n 's/.* page_pool_release: .*inflight=\([-0-9]*\) hold=\([0-9]*\) release=\([0-9]*\).*/\2 \3 \1/p' \
-	/tmp/pptrace > /tmp/k_pools
-awk '$7 == "role=pool" && ($8 == "cause=destroy" || $8 == "cause=retry") {
-	print substr($18, 5), substr($25, 11), substr($26, 5) }' /tmp/ev.txt > /tmp/p_pools
-is "$(wc -l < /tmp/k_pools)" 4 "the kernel destroyed 4 pools (one per test_run)"
-is "$(tr '\n' ';' < /tmp/p_pools)" "$(awk '{ printf "%s %s 0x%x;", $1, $2, $3 }' /tmp/k_pools)" \
+pp_oracle_pools /tmp/pptrace
+is "$(pp_pools_ended)" 4 "the kernel destroyed 4 pools (one per test_run)"
+is "$(cat /tmp/p_pools)" "$(cat /tmp/k_pools)" \
 	"each destroy's hold, release and in flight == page_pool_release's"
 is "$(awk '$7 == "role=pool" && $8 == "cause=create"' /tmp/ev.txt | wc -l)" 4 "4 pools created"
 is "$(awk '$7 == "role=pool" && $8 == "cause=gone"' /tmp/ev.txt | wc -l)" 4 "4 pools gone (in flight 0)"

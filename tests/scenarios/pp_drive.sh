@@ -58,14 +58,7 @@ done
 
 # --- a holder keeps pages in flight across the destroy -----------------
 pp_trace_clear
-ppdrive hold lo 200 > /tmp/hold.out 2>&1 &
-HP=$!
-pp_wait_for /tmp/hold.out '^listening' 10
-ok $? "holder listens on lo"
-pp_testrun pass 200 200
-ok $? "testrun pass: 200 frames in one batch of 200"
-pp_wait_for /tmp/hold.out '^holding' 10
-like "$(grep '^holding' /tmp/hold.out)" '^holding 200$' "the holder keeps all 200 skbs queued"
+pp_holder_run 200
 pp_trace_save /tmp/tr.hold1
 P=$(pp_last_destroyed /tmp/tr.hold1 | cut -d' ' -f1)
 first=$(grep " page_pool_release: page_pool=$P " /tmp/tr.hold1 | head -n1 | field inflight)
@@ -266,11 +259,7 @@ ok $((!$?)) "no kernel report but the expected ones"
 if grep -qw 'pt.nics=1' /proc/cmdline && pp_kernel_ge 7 0; then
 	pp_modload virtio_net
 	ok $? "virtio_net.ko loads (with failover, net_failover)"
-	NICS=
-	for d in /sys/class/net/*; do
-		[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = virtio_net ] &&
-			NICS="$NICS $(basename "$d")"
-	done
+	NICS=$(pp_virtio_nics | tr '\n' ' ')
 	set -- $NICS
 	is "$#" 2 "two virtio-net NICs:$NICS"
 	pp_trace_clear

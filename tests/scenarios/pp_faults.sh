@@ -10,7 +10,7 @@
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
 . /pt/lib/pp.sh
-plan 53
+plan 55
 
 finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
@@ -72,8 +72,15 @@ echo "run clean" > $PM/control
 ok $? "ppmis clean ran"
 echo repair > $PM/control
 is "$(kv anomalies) $(kv gaps)" "0 0" "clean: 0 anomalies, 0 gaps"
-pagetrail diagnose > /tmp/d.clean
+pagetrail capture -o /tmp/clean.cap > /dev/null
+pagetrail decode --from /tmp/clean.cap > /tmp/ev.clean
+pagetrail diagnose --from /tmp/clean.cap > /tmp/d.clean
 is "$(grep -c '^finding ' /tmp/d.clean)" 0 "clean: no finding"
+# ppmis runs the pool's consumer as a driver does outside NAPI: BH off
+cmp_ok "$(awk '$7 == "role=take" && $6 == "comm=sh"' /tmp/ev.clean | wc -l)" -ge 400 \
+	"clean: ppmis' takes by this shell ($(awk '$7 == "role=take" && $6 == "comm=sh"' /tmp/ev.clean | wc -l))"
+is "$(awk '$6 == "comm=sh" && ($7 == "role=take" || $7 == "role=admit") && $NF != "ctx=bh"' /tmp/ev.clean | wc -l)" 0 \
+	"clean: each of its takes and recycles made with bottom halves off (ctx=bh)"
 rmmod ppmis
 ok $? "ppmis unloads"
 
@@ -87,14 +94,7 @@ if ! pp_pass_recycles; then
 fi
 echo reset > $PT/control
 pp_trace_clear
-ppdrive hold lo 200 > /tmp/hold.out 2>&1 &
-HP=$!
-pp_wait_for /tmp/hold.out '^listening' 10
-ok $? "holder listens on lo"
-pp_testrun pass 200 200
-ok $? "testrun pass: 200 frames in one batch of 200"
-pp_wait_for /tmp/hold.out '^holding' 10
-like "$(grep '^holding' /tmp/hold.out)" '^holding 200$' "the holder keeps all 200 skbs queued"
+pp_holder_run 200
 pp_trace_save /tmp/tr.hold
 # test_run's pool: the one destroyed with pages in flight (a pool of the
 # faults above may still log its last retry in this window)

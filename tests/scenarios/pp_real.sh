@@ -10,7 +10,7 @@
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
 . /pt/lib/pp.sh
-plan 27
+plan 31
 
 insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend)
 ok $? "insmod pagetrail profile=pagepool, before any pool is used"
@@ -26,7 +26,9 @@ ok $? "veth pair va/vb up"
 ppdrive xdp vb native --verdict drop >&2
 ok $? "native XDP drop on vb (its pool made)"
 ppdrive send va 500 60 --cpu 0 >&2
-ok $? "500 frames into va (NAPI on CPU 0)"
+ok $? "500 frames into va (NAPI on CPU 0, node 0)"
+ppdrive send va 500 60 --cpu 1 >&2
+ok $? "500 frames into va (NAPI on CPU 1, node 1)"
 ppdrive xdp vb off >&2
 ok $? "XDP detached (its pool destroyed)"
 
@@ -41,11 +43,7 @@ if grep -qw 'pt.nics=1' /proc/cmdline && pp_kernel_ge 7 0; then
 	pp_trace_save /tmp/tr.pre
 	pp_modload virtio_net
 	ok $? "virtio_net.ko loads"
-	NICS=
-	for d in /sys/class/net/*; do
-		[ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = virtio_net ] &&
-			NICS="$NICS $(basename "$d")"
-	done
+	NICS=$(pp_virtio_nics | tr '\n' ' ')
 	set -- $NICS
 	is "$#" 2 "two virtio-net NICs:$NICS"
 	ip link set "$1" up && ip link set "$2" up
@@ -78,10 +76,7 @@ is "$(kv ring_lost /tmp/stats) $(kv ring_unaccounted /tmp/stats)" "0 0" \
 	"0 records lost, ring accounting balances"
 
 # Pages, pfn by pfn, over every pool of the run.
-sed -n 's/.* page_pool_state_hold: .*pfn=\(0x[0-9a-f]*\).*/\1/p' /tmp/pptrace | sort > /tmp/k_hold
-sed -n 's/.* page_pool_state_release: .*pfn=\(0x[0-9a-f]*\).*/\1/p' /tmp/pptrace | sort > /tmp/k_rel
-awk '$7 == "role=admit" && $8 == "cause=fresh" { print substr($9, 5) }' /tmp/ev.txt | sort > /tmp/p_hold
-awk '$7 == "role=release" { print substr($9, 5) }' /tmp/ev.txt | sort > /tmp/p_rel
+pp_oracle_pages /tmp/pptrace
 diag "the kernel: $(wc -l < /tmp/k_hold) holds, $(wc -l < /tmp/k_rel) releases; $(pp_summary /tmp/pptrace | wc -l) pools"
 pp_summary /tmp/pptrace | sed 's/^/# /'
 cmp -s /tmp/k_hold /tmp/p_hold
@@ -90,12 +85,9 @@ cmp -s /tmp/k_rel /tmp/p_rel
 ok $? "releases == the kernel's page_pool_state_release, pfn by pfn ($(wc -l < /tmp/p_rel))"
 
 # Pools: each destroy and retry, as the kernel counts it.
-sed -n 's/.* page_pool_release: .*inflight=\([-0-9]*\) hold=\([0-9]*\) release=\([0-9]*\).*/\2 \3 \1/p' \
-	/tmp/pptrace > /tmp/k_pools
-awk '$7 == "role=pool" && ($8 == "cause=destroy" || $8 == "cause=retry") {
-	print substr($18, 5), substr($25, 11), substr($26, 5) }' /tmp/ev.txt > /tmp/p_pools
-cmp_ok "$(wc -l < /tmp/k_pools)" -ge 1 "the kernel destroyed $(wc -l < /tmp/k_pools) pools"
-is "$(tr '\n' ';' < /tmp/p_pools)" "$(awk '{ printf "%s %s 0x%x;", $1, $2, $3 }' /tmp/k_pools)" \
+pp_oracle_pools /tmp/pptrace
+cmp_ok "$(pp_pools_ended)" -ge 1 "the kernel ended pools $(pp_pools_ended) times"
+is "$(cat /tmp/p_pools)" "$(cat /tmp/k_pools)" \
 	"each destroy's hold, release and in flight == page_pool_release's"
 
 # Takes: each of a page its pool held, with the pool's one reference.
@@ -103,6 +95,14 @@ cmp_ok "$(ev role_take)" -gt 0 "takes ($(ev role_take)), fragments' pages among 
 is "$(ev role_take)" "$(ev role_assign_pool)" "every take assigned to its pool"
 is "$(awk '$7 == "role=take" && ($19 != "ref=1" || $11 !~ /^from=pooled/)' /tmp/ev.txt | wc -l)" 0 \
 	"every take: refcount 1, from the pool"
+# Context: the drivers take in NAPI (softirq); whatever ran outside a task
+# has no task to name.
+cmp_ok "$(awk '$7 == "role=take" && $NF == "ctx=softirq"' /tmp/ev.txt | wc -l)" -gt 0 \
+	"takes in NAPI, ctx=softirq ($(awk '$7 == "role=take" && $NF == "ctx=softirq"' /tmp/ev.txt | wc -l))"
+is "$(awk '($NF == "ctx=softirq" || $NF == "ctx=irq") && ($4 != "pid=0" || $6 != "comm=<irq>")' /tmp/ev.txt | wc -l)" 0 \
+	"every softirq or irq record: pid 0, comm <irq>"
+is "$(awk '$7 == "role=take" && $NF == "ctx=softirq" { n[$3]++ } END { print (n["cpu=0"] > 0) (n["cpu=1"] > 0) }' /tmp/ev.txt)" 11 \
+	"NAPI takes on both CPUs, one per NUMA node"
 if pp_has_system_pool; then
 	cmp_ok "$(kv pp_pools_unknown /tmp/stats)" -ge 1 "the system pool, made at boot, known from its first page"
 else
