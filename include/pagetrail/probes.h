@@ -9,7 +9,9 @@
 #include <linux/percpu.h>
 #include <linux/module.h>
 #include <linux/kallsyms.h>
+#include <linux/mm.h>
 #include "compat.h" /* and <linux/fprobe.h> where the kernel has fprobe */
+#include <pagetrail/tracker.h>
 
 struct pt_probe;
 struct seq_file;
@@ -90,6 +92,28 @@ DECLARE_PER_CPU(u64, pt_tp_hit_counts[PT_MAX_TP_HOOKS]);
 static inline void pt_tp_count(const struct pt_tp_hook *h)
 {
 	this_cpu_inc(pt_tp_hit_counts[h->slot]);
+}
+
+/*
+ * A buddy allocator tracepoint (kmem:mm_page_free, mm_page_alloc) for
+ * @page: false, at the cost of one pre-filter test, unless the tracker may
+ * hold it; then the hook's hit is counted and @obs gets pfn and order.
+ */
+static inline bool pt_tp_buddy_page(const struct pt_tp_hook *h,
+				    struct page *page, unsigned int order,
+				    struct pt_obs *obs)
+{
+	u64 pfn;
+
+	if (!page)
+		return false;
+	pfn = page_to_pfn(page);
+	if (!pt_tracker_maybe_tracked(pfn))
+		return false;
+	pt_tp_count(h);
+	obs->pfn = pfn;
+	obs->order = order;
+	return true;
 }
 
 int pt_resolve_function(const char *name, unsigned long *addr);

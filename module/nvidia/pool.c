@@ -536,39 +536,26 @@ static void nv_reclaim_by_free(u64 pfn, unsigned int order)
 
 void nv_tp_page_free(void *data, struct page *page, unsigned int order)
 {
-	struct pt_tp_hook *h = data;
 	struct pt_obs obs = { .role = PT_ROLE_FREE };
-	u64 pfn = page_to_pfn(page);
 
-	if (!pt_tracker_maybe_tracked(pfn))
+	if (!pt_tp_buddy_page(data, page, order, &obs))
 		return;
-	pt_tp_count(h);
-	obs.pfn = pfn;
-	obs.order = order;
 	obs.cause = nv_free_cause();
 	if (nv_fallbacks & NV_FB_FREE_LIST)
-		nv_reclaim_by_free(pfn, order);
-	pt_sample_page(pfn, &obs);
+		nv_reclaim_by_free(obs.pfn, order);
+	pt_sample_page(obs.pfn, &obs);
 	pt_observe(&obs);
 }
 
 void nv_tp_page_alloc(void *data, struct page *page, unsigned int order,
 		      gfp_t gfp, int migratetype)
 {
-	struct pt_tp_hook *h = data;
 	struct pt_obs obs = { .role = PT_ROLE_ALLOC };
-	u64 pfn;
 
-	if (!page)
+	if (!pt_tp_buddy_page(data, page, order, &obs))
 		return;
-	pfn = page_to_pfn(page);
-	if (!pt_tracker_maybe_tracked(pfn))
-		return;
-	pt_tp_count(h);
-	obs.pfn = pfn;
-	obs.order = order;
 	obs.cause = pt_frame_find(PT_CTX_ALLOC) ? PT_CAUSE_FRESH :
 						  PT_CAUSE_FOREIGN;
-	pt_sample_page(pfn, &obs);
+	pt_sample_page(obs.pfn, &obs);
 	pt_observe(&obs);
 }

@@ -579,14 +579,10 @@ void pp_tp_release(void *data, const struct page_pool *pool,
 void pp_tp_page_free(void *data, struct page *page, unsigned int order)
 {
 	struct pt_obs obs = { .role = PT_ROLE_FREE, .cause = PT_CAUSE_FOREIGN };
-	u64 pfn = page_to_pfn(page);
 
-	if (!pt_tracker_maybe_tracked(pfn))
+	if (!pt_tp_buddy_page(data, page, order, &obs))
 		return;
-	pt_tp_count(data);
-	obs.pfn = pfn;
-	obs.order = order;
-	pt_sample_page(pfn, &obs);
+	pt_sample_page(obs.pfn, &obs);
 	pt_observe(&obs);
 }
 
@@ -594,16 +590,9 @@ void pp_tp_page_alloc(void *data, struct page *page, unsigned int order,
 		      gfp_t gfp, int migratetype)
 {
 	struct pt_obs obs = { .role = PT_ROLE_ALLOC, .cause = PT_CAUSE_FOREIGN };
-	u64 pfn;
 
-	if (!page)
+	if (!pt_tp_buddy_page(data, page, order, &obs))
 		return;
-	pfn = page_to_pfn(page);
-	if (!pt_tracker_maybe_tracked(pfn))
-		return;
-	pt_tp_count(data);
-	obs.pfn = pfn;
-	obs.order = order;
-	pt_sample_page(pfn, &obs);
+	pt_sample_page(obs.pfn, &obs);
 	pt_observe(&obs);
 }

@@ -144,6 +144,8 @@ pp_wait_for() {
 # pp_holder_run N (3 assertions; sets HP, the holder's pid): an AF_PACKET
 # receiver on lo keeps the skbs of one test_run of N XDP_PASS frames.
 pp_holder_run() {
+	# test_run delivers XDP_PASS frames on lo: it must be up
+	ip link set lo up
 	ppdrive hold lo "$1" > /tmp/hold.out 2>&1 &
 	HP=$!
 	pp_wait_for /tmp/hold.out '^listening' 10
