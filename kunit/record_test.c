@@ -361,7 +361,7 @@ static void expect_one_line_of_pairs(struct kunit *test, const char *line)
 		if (!eq || eq == p || memchr(eq + 1, '=', n - (eq + 1 - p)))
 			bad++;
 	}
-	KUNIT_EXPECT_EQ(test, tokens, 29u);
+	KUNIT_EXPECT_EQ(test, tokens, 30u);
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0u, "%s", line);
 }
 
@@ -444,6 +444,21 @@ static void record_format_gap_is_zero_without_the_flag(struct kunit *test)
 	record_fill(&r);
 	r.rflags = PT_RF_SAMPLED;
 	expect_number(test, format_line(test, &r), "gap", 10, 0);
+}
+
+/* The context bits print as names; the gap bit beside them stays its own. */
+static void record_format_context_names_each_context(struct kunit *test)
+{
+	static const char *const names[] = { "task", "bh", "softirq", "irq" };
+	struct pagetrail_record r;
+	unsigned int c;
+
+	for (c = PT_RUN_TASK; c <= PT_RUN_IRQ; c++) {
+		record_fill(&r);
+		r.rflags = PT_RF_SAMPLED | PT_RF_GAP | c << PT_RF_RUN_SHIFT;
+		expect_value(test, format_line(test, &r), "ctx", names[c]);
+		expect_number(test, format_line(test, &r), "gap", 10, 1);
+	}
 }
 
 static void record_format_unknown_enums_print_unknown(struct kunit *test)
@@ -585,6 +600,7 @@ static struct kunit_case pt_record_cases[] = {
 	KUNIT_CASE(record_format_page_facts_parse_back),
 	KUNIT_CASE(record_format_names_roles_states_and_anomalies),
 	KUNIT_CASE(record_format_gap_is_zero_without_the_flag),
+	KUNIT_CASE(record_format_context_names_each_context),
 	KUNIT_CASE(record_format_unknown_enums_print_unknown),
 	KUNIT_CASE(record_format_comm_spaces_and_equals_become_underscores),
 	KUNIT_CASE(record_format_comm_control_characters_keep_one_line),
