@@ -315,7 +315,7 @@ int pp_unref_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 }
 
 /*
- * A fragment hand-out: page_pool_alloc_frag (6.1), _frag_netmem (6.6 on).
+ * A fragment hand-out: page_pool_alloc_frag (6.1), _frag_netmem (6.12, 7.x).
  * The pool's current fragment page holds a bias of BIAS_MAX references
  * (net/core/page_pool.c; halved in 6.7), and the drain that ends the page
  * takes back all but one per fragment handed out. Holders' puts that do
@@ -330,15 +330,13 @@ int pp_unref_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 #define PP_FRAG_BIAS LONG_MAX
 #endif
 
-static void pp_frag_check(const struct page_pool *pool)
+static void pp_frag_check(const struct page_pool *pool, struct page *page)
 {
 	struct pt_obs obs = { .role = PT_ROLE_UNREF,
 			      .cause = PT_CAUSE_FRAG,
 			      .tracked_only = true };
-	struct page *page;
 	long left;
 
-	page = pp_page_of((__force unsigned long)READ_ONCE(pool->frag_page));
 	if (!page)
 		return;
 	/* legit puts never exceed the hand-outs: the drain leaves 0 or more */
@@ -367,9 +365,9 @@ int pp_frag_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	const struct page_pool *pool =
 		(const void *)regs_get_kernel_argument(regs, 0);
 
-	pp_frag_check(pool);
-	d->offset = regs_get_kernel_argument(regs, 1);
 	d->prev = (__force unsigned long)READ_ONCE(pool->frag_page);
+	pp_frag_check(pool, pp_page_of(d->prev));
+	d->offset = regs_get_kernel_argument(regs, 1);
 	return pp_take_entry(p, regs, &d->take);
 }
 
