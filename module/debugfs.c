@@ -25,6 +25,7 @@
 #include <pagetrail/profile.h>
 #include <pagetrail/devcg.h>
 #include <pagetrail/hotprof.h>
+#include <pagetrail/stage.h>
 
 static struct dentry *pt_dir;
 static const struct pt_profile *pt_dbg_prof;
@@ -33,6 +34,8 @@ static const struct pt_profile *pt_dbg_prof;
 
 static int pt_control_show(struct seq_file *m, void *v)
 {
+	/* Record first: a freeze on anomaly is decided by the interpreter. */
+	pt_stage_drain();
 	pt_target_show(m);
 	pt_dbg_prof->show_control(m);
 	seq_printf(m, "frozen=%d\noverwrite=%d\nfreeze_on_anomaly=%d\n",
@@ -74,6 +77,8 @@ static ssize_t pt_control_write(struct file *file, const char __user *ubuf,
 		pr_warn("control: %s\n", why);
 		return ret;
 	}
+	/* Record first: what was observed before the command is before it. */
+	pt_stage_drain();
 	switch (cmd.op) {
 	case PT_CMD_ATTACH:
 		ret = pt_target_attach();
@@ -118,6 +123,29 @@ static const struct file_operations pt_control_fops = {
 
 /* --- stats and coverage ------------------------------------------------ */
 
+/* Record first: the staging rings and their consumer (stage.h). */
+static void pt_stats_show_stage(struct seq_file *m,
+				const struct pt_tracker_stats *ts)
+{
+	struct pt_stage_stats ss;
+
+	seq_printf(m, "record_first=%d\n", pt_stage_enabled());
+	if (!pt_stage_enabled())
+		return;
+	pt_stage_get_stats(&ss);
+	seq_printf(
+		m,
+		"stage_observed=%llu\nstage_consumed=%llu\nstage_buffered=%llu\n"
+		"stage_lost=%llu\nstage_unaccounted=%lld\nstage_stacks=%llu\n"
+		"stage_stacks_lost=%llu\nstage_consumer_runs=%llu\n"
+		"stage_consumer_ns=%llu\nstage_lag_max_ns=%llu\n"
+		"anomalies_unstacked=%llu\n",
+		ss.observed, ss.consumed, ss.buffered, ss.lost,
+		(s64)(ss.observed - ss.consumed - ss.buffered - ss.lost),
+		ss.stacks, ss.stacks_lost, ss.consumer_runs, ss.consumer_ns,
+		ss.lag_max_ns, ts->anomalies_unstacked);
+}
+
 static int pt_stats_show(struct seq_file *m, void *v)
 {
 	struct pt_ring_stats rs;
@@ -128,6 +156,7 @@ static int pt_stats_show(struct seq_file *m, void *v)
 	ts = kmalloc(sizeof(*ts), GFP_KERNEL);
 	if (!ts)
 		return -ENOMEM;
+	pt_stage_drain();
 	pt_target_show(m);
 	pt_recorder_ring_stats(&rs);
 	seq_printf(
@@ -147,6 +176,7 @@ static int pt_stats_show(struct seq_file *m, void *v)
 		ts->tracked, ts->capacity, ts->recycled, ts->full,
 		ts->filter_used, ts->gaps, ts->anomalies, ts->anomalies_dropped,
 		ts->anomalies_repeated);
+	pt_stats_show_stage(m, ts);
 	seq_printf(
 		m,
 		"table_bytes=%llu\nfixed_bytes=%llu\nbytes_per_chunk=%llu\nhistory_entries=%llu\n"
@@ -181,6 +211,7 @@ static int pt_coverage_show(struct seq_file *m, void *v)
 	ts = kmalloc(sizeof(*ts), GFP_KERNEL);
 	if (!ts)
 		return -ENOMEM;
+	pt_stage_drain();
 	pt_dbg_prof->show_probes(m);
 	pt_tracker_get_stats(ts);
 	for (i = 1; i < PT_ROLE_MAX; i++)
@@ -237,6 +268,8 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0, n;
 
+	/* Record first: what was observed before this read is in the ring. */
+	pt_stage_drain();
 	if (mutex_lock_interruptible(&r->lock))
 		return -ERESTARTSYS;
 	if (WARN_ON_ONCE(r->off > r->len))
@@ -279,6 +312,7 @@ static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0;
 
+	pt_stage_drain();
 	if (*ppos == 0) {
 		if (count < sizeof(hdr))
 			return -EINVAL;
@@ -372,6 +406,7 @@ static const struct seq_operations pt_pages_sops = {
 
 static int pt_pages_open(struct inode *inode, struct file *file)
 {
+	pt_stage_drain();
 	return seq_open_private(file, &pt_pages_sops,
 				sizeof(struct pt_pages_iter));
 }
@@ -457,11 +492,13 @@ static void pt_show_anomaly(struct seq_file *m, unsigned int i,
 static int pt_anomalies_show(struct seq_file *m, void *v)
 {
 	struct pt_anomaly_entry *a;
-	unsigned int i, n = pt_anomaly_count();
+	unsigned int i, n;
 
 	a = kmalloc(sizeof(*a), GFP_KERNEL);
 	if (!a)
 		return -ENOMEM;
+	pt_stage_drain();
+	n = pt_anomaly_count();
 	for (i = 0; i < n; i++)
 		if (pt_anomaly_copy(i, a))
 			pt_show_anomaly(m, i, a);

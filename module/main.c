@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <pagetrail/ring.h>
 #include <pagetrail/tracker.h>
+#include <pagetrail/stage.h>
 #include <pagetrail/frames.h>
 #include <pagetrail/probes.h>
 #include <pagetrail/recorder.h>
@@ -50,6 +51,17 @@ static bool freeze_on_anomaly;
 module_param(freeze_on_anomaly, bool, 0444);
 MODULE_PARM_DESC(freeze_on_anomaly,
 		 "stop recording after the first anomaly (default 0)");
+
+static bool record_first;
+module_param(record_first, bool, 0444);
+MODULE_PARM_DESC(
+	record_first,
+	"probes only stage what they saw; a consumer interprets it later (default 0)");
+
+static unsigned int stage_kb = 4096;
+module_param(stage_kb, uint, 0444);
+MODULE_PARM_DESC(stage_kb,
+		 "record_first=1: staging ring per CPU in KiB (64..65536, default 4096)");
 
 static unsigned int max_pages;
 module_param(max_pages, uint, 0444);
@@ -152,6 +164,10 @@ static int pt_check_module_params(void)
 		       max_pages);
 		return -EINVAL;
 	}
+	if (stage_kb < 64 || stage_kb > 65536) {
+		pr_err("stage_kb=%u: must be 64..65536\n", stage_kb);
+		return -EINVAL;
+	}
 	if (!max_anomalies || max_anomalies > 4096) {
 		pr_err("max_anomalies=%u: must be 1..4096\n", max_anomalies);
 		return -EINVAL;
@@ -216,11 +232,17 @@ static int __init pagetrail_init(void)
 		       max_pages, max_anomalies, ret);
 		goto err_ring;
 	}
+	ret = pt_stage_init(record_first ? stage_kb : 0);
+	if (ret) {
+		pr_err("record_first=1: cannot allocate %u KiB of staging on each of %u CPUs (%d); choose a smaller stage_kb\n",
+		       stage_kb, num_possible_cpus(), ret);
+		goto err_tracker;
+	}
 	ret = pt_frames_init();
 	if (ret) {
 		pr_err("cannot allocate the per-task frame table for %u CPUs (%d)\n",
 		       num_possible_cpus(), ret);
-		goto err_tracker;
+		goto err_stage;
 	}
 	pt_recorder_set_freeze_on_anomaly(freeze_on_anomaly);
 	ret = pt_target_init(pt_profile, tgt, attach);
@@ -239,6 +261,8 @@ err_target:
 	pt_target_exit();
 err_frames:
 	pt_frames_exit();
+err_stage:
+	pt_stage_exit();
 err_tracker:
 	pt_tracker_exit();
 err_ring:
@@ -252,6 +276,7 @@ static void __exit pagetrail_exit(void)
 	pt_debugfs_exit();
 	pt_devcg_exit();
 	pt_target_exit();
+	pt_stage_exit();
 	pt_frames_exit();
 	pt_tracker_exit();
 	pt_ring_exit();

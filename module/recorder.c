@@ -40,23 +40,34 @@ static u8 pt_recorder_run(void)
 }
 
 /* Who and when; from interrupts the interrupted task is not the actor. */
-static void pt_recorder_who(struct pagetrail_record *rec)
+void pt_recorder_who(struct pt_who *who)
 {
-	rec->ts_ns = local_clock();
-	rec->cpu = raw_smp_processor_id();
-	rec->rflags = (rec->rflags & ~PT_RF_RUN_MASK) |
-		      pt_recorder_run() << PT_RF_RUN_SHIFT;
+	who->ts_ns = local_clock();
+	who->cpu = raw_smp_processor_id();
+	who->run = pt_recorder_run();
 	if (in_task()) {
-		rec->pid = task_pid_nr(current);
-		rec->tgid = task_tgid_nr(current);
-		memcpy(rec->comm, current->comm, sizeof(rec->comm));
+		who->pid = task_pid_nr(current);
+		who->tgid = task_tgid_nr(current);
+		memcpy(who->comm, current->comm, sizeof(who->comm));
 		/* Once, here: pages, anomalies and tracepoints print it too. */
-		pt_comm_sanitize(rec->comm, sizeof(rec->comm));
+		pt_comm_sanitize(who->comm, sizeof(who->comm));
 	} else {
-		rec->pid = 0;
-		rec->tgid = 0;
-		strscpy_pad(rec->comm, "<irq>", sizeof(rec->comm));
+		who->pid = 0;
+		who->tgid = 0;
+		strscpy_pad(who->comm, "<irq>", sizeof(who->comm));
 	}
+}
+
+static void pt_recorder_set_who(struct pagetrail_record *rec,
+				const struct pt_who *who)
+{
+	rec->ts_ns = who->ts_ns;
+	rec->cpu = who->cpu;
+	rec->rflags = (rec->rflags & ~PT_RF_RUN_MASK) |
+		      who->run << PT_RF_RUN_SHIFT;
+	rec->pid = who->pid;
+	rec->tgid = who->tgid;
+	memcpy(rec->comm, who->comm, sizeof(rec->comm));
 }
 
 /* The ring's read limit: every number up to this one is handed out. */
@@ -65,8 +76,10 @@ u64 pt_recorder_issued(void)
 	return atomic64_read(&pt_seq) & ~PT_SEQ_FROZEN;
 }
 
-bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly)
+bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly,
+		       const struct pt_who *who)
 {
+	struct pt_who now;
 	s64 old, v;
 	bool keep;
 
@@ -84,7 +97,11 @@ bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly)
 		keep = !(v & PT_SEQ_FROZEN);
 	}
 	rec->seq = v & ~PT_SEQ_FROZEN;
-	pt_recorder_who(rec);
+	if (!who) {
+		pt_recorder_who(&now);
+		who = &now;
+	}
+	pt_recorder_set_who(rec, who);
 	return keep;
 }
 

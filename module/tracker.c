@@ -22,6 +22,7 @@
 #include <pagetrail/rules.h>
 #include <pagetrail/recorder.h>
 #include <pagetrail/hotprof.h>
+#include <pagetrail/stage.h>
 
 struct pt_tracker_pcpu {
 	u64 gaps;
@@ -58,6 +59,7 @@ static unsigned int pt_nr_anomalies;
 static unsigned int pt_anomaly_stored[PT_AN_MAX]; /* entries per first kind */
 static u64 pt_anomalies_dropped;
 static u64 pt_anomalies_repeated;
+static u64 pt_anomalies_unstacked;
 
 static u16 pt_epoch_bits(u16 epoch)
 {
@@ -70,6 +72,7 @@ static void pt_tracker_clear(void)
 	unsigned long flags;
 	int cpu;
 
+	pt_stage_clear();
 	pt_table_clear();
 	pt_history_clear();
 	pt_reused_clear();
@@ -81,6 +84,7 @@ static void pt_tracker_clear(void)
 	memset(pt_anomaly_stored, 0, sizeof(pt_anomaly_stored));
 	pt_anomalies_dropped = 0;
 	pt_anomalies_repeated = 0;
+	pt_anomalies_unstacked = 0;
 	raw_spin_unlock_irqrestore(&pt_anomaly_lock, flags);
 }
 
@@ -161,15 +165,35 @@ void pt_tracker_set_partial(bool partial)
 
 	mutex_lock(&pt_partial_lock);
 	if (!partial)
-		WRITE_ONCE(pt_epoch, pt_epoch + 1);
+		WRITE_ONCE(pt_epoch, READ_ONCE(pt_epoch) + 1);
 	/* Pairs with the acquire in pt_tracker_observe(). */
 	smp_store_release(&pt_partial, partial);
 	mutex_unlock(&pt_partial_lock);
 }
 
+/*
+ * Probe context: observations were lost before the table saw them (record
+ * first's staging was full). Every chunk known so far may have moved
+ * unseen: a new epoch, as after an attach. Racing bumps may collapse into
+ * one; each still changes the epoch, which is all it must do.
+ */
+void pt_tracker_new_epoch(void)
+{
+	WRITE_ONCE(pt_epoch, READ_ONCE(pt_epoch) + 1);
+}
+
+/* Record first: what an observation staged now must carry for later. */
+void pt_tracker_epoch_now(u16 *epoch, bool *partial)
+{
+	/* Pairs with pt_tracker_set_partial(): partial, then its epoch. */
+	*partial = smp_load_acquire(&pt_partial);
+	*epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
+}
+
+/* Staged admissions count too: their chunk is in the table soon. */
 bool pt_tracker_maybe_tracked(u64 pfn)
 {
-	return pt_table_maybe_tracked(pfn);
+	return pt_table_maybe_tracked(pfn) || pt_stage_maybe_pending(pfn);
 }
 
 /* Copy out a chunk, its history from the window, oldest first. */
@@ -313,7 +337,8 @@ static int pt_anomaly_slot_locked(u8 kind, u64 pfn)
 
 /* Under the chunk's lock, so the page view is the one this record made. */
 static void pt_store_anomaly(const struct pagetrail_record *rec,
-			     const struct pt_chunk *c)
+			     const struct pt_chunk *c,
+			     const struct pt_made *made)
 {
 	struct pt_anomaly_entry *a;
 	int slot;
@@ -329,7 +354,18 @@ static void pt_store_anomaly(const struct pagetrail_record *rec,
 		else
 			memset(&a->page, 0, sizeof(a->page));
 		/* The current thread: the culprit, or for INSERT_ZERO_REF the victim. */
-		a->nr_stack = stack_trace_save(a->stack, PT_STACK_DEPTH, 2);
+		if (!made) {
+			a->nr_stack = stack_trace_save(a->stack, PT_STACK_DEPTH,
+						       2);
+		} else {
+			/* Record first: the observer's, if the probe took it. */
+			a->nr_stack = min_t(unsigned int, made->nr_stack,
+					    PT_STACK_DEPTH);
+			memcpy(a->stack, made->stack,
+			       a->nr_stack * sizeof(a->stack[0]));
+			if (!a->nr_stack)
+				pt_anomalies_unstacked++;
+		}
 	}
 	raw_spin_unlock(&pt_anomaly_lock);
 }
@@ -356,9 +392,11 @@ static void pt_count(const struct pagetrail_record *rec)
  * Stamp, keep the chunk's history, count, store an anomaly and write the
  * ring: everything a record does, under the caller's lock.
  */
-static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c)
+static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c,
+		      const struct pt_made *made)
 {
-	bool keep = pt_recorder_stamp(rec, rec->anomalies);
+	bool keep = pt_recorder_stamp(rec, rec->anomalies,
+				      made ? &made->who : NULL);
 
 	pt_hotprof_mark(PT_HP_STAMP);
 	if (c)
@@ -366,7 +404,7 @@ static void pt_record(struct pagetrail_record *rec, struct pt_chunk *c)
 	pt_hotprof_mark(PT_HP_HISTORY);
 	pt_count(rec);
 	if (rec->anomalies)
-		pt_store_anomaly(rec, c);
+		pt_store_anomaly(rec, c, made);
 	pt_hotprof_mark(PT_HP_COUNT);
 	pt_recorder_write(rec, keep);
 	pt_hotprof_mark(PT_HP_RING);
@@ -387,7 +425,7 @@ static void pt_tracker_forget(struct pt_chunk *c,
 /* The chunk an observation is about, its shard locked (IRQs are off). */
 static struct pt_chunk *pt_tracker_lock_chunk(const struct pt_obs *obs,
 					      unsigned int *shard,
-					      bool *created)
+					      bool *created, u16 epoch)
 	__acquires(pt_shard_lock)
 {
 	struct pt_chunk *c;
@@ -402,7 +440,7 @@ static struct pt_chunk *pt_tracker_lock_chunk(const struct pt_obs *obs,
 	if (!c) {
 		c = pt_table_alloc(obs->pfn, obs->order);
 		if (c) {
-			c->epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
+			c->epoch = epoch;
 			*created = true;
 		}
 	} else if (c->order != obs->order && c->state == PT_ST_FREED &&
@@ -419,7 +457,8 @@ static struct pt_chunk *pt_tracker_lock_chunk(const struct pt_obs *obs,
  * Apply one observation to the table. Returns true and fills @rec when the
  * observation is worth a record (a transition, a gap or an anomaly).
  */
-bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
+bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec,
+			const struct pt_made *made)
 {
 	struct pt_rule_input in = {
 		.role = obs->role,
@@ -443,10 +482,13 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	if (pt_recorder_paused())
 		goto out;
 	pt_hotprof_begin();
-	/* Pairs with pt_tracker_set_partial(): partial, then its epoch. */
-	partial = smp_load_acquire(&pt_partial);
-	epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
-	c = pt_tracker_lock_chunk(obs, &shard, &created);
+	if (made) {
+		partial = made->partial;
+		epoch = made->epoch;
+	} else {
+		pt_tracker_epoch_now(&epoch, &partial);
+	}
+	c = pt_tracker_lock_chunk(obs, &shard, &created, epoch);
 	pt_hotprof_mark(PT_HP_LOOKUP);
 	if (!c && obs->tracked_only)
 		goto unlock;
@@ -487,7 +529,7 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec)
 	}
 	pt_fill_record(rec, obs, c, from, &res);
 	pt_hotprof_mark(PT_HP_FILL);
-	pt_record(rec, c);
+	pt_record(rec, c, made);
 	if (c && res.forget)
 		pt_tracker_forget(c, &res, epoch);
 	recorded = true;
@@ -506,7 +548,8 @@ out:
 
 /* A record that is not a page transition (MAP, VMA), stamped in order. */
 bool pt_tracker_record_event(const struct pt_obs *obs,
-			     struct pagetrail_record *rec)
+			     struct pagetrail_record *rec,
+			     const struct pt_made *made)
 {
 	unsigned long flags;
 	bool recorded = false;
@@ -520,7 +563,7 @@ bool pt_tracker_record_event(const struct pt_obs *obs,
 			rec->anomalies = BIT(obs->event_anomaly);
 		}
 		pt_hotprof_mark(PT_HP_FILL);
-		pt_record(rec, NULL);
+		pt_record(rec, NULL, made);
 		recorded = true;
 	}
 	local_irq_restore(flags);
@@ -603,6 +646,7 @@ void pt_tracker_get_stats(struct pt_tracker_stats *st)
 	raw_spin_lock_irqsave(&pt_anomaly_lock, flags);
 	st->anomalies_dropped = pt_anomalies_dropped;
 	st->anomalies_repeated = pt_anomalies_repeated;
+	st->anomalies_unstacked = pt_anomalies_unstacked;
 	raw_spin_unlock_irqrestore(&pt_anomaly_lock, flags);
 }
 

@@ -13,16 +13,31 @@
 
 struct pt_ring_stats;
 
+/* Who made an observation, where and when: taken on the probe path. */
+struct pt_who {
+	u64 ts_ns;
+	u32 pid;
+	u32 tgid;
+	char comm[16]; /* sanitized (pt_comm_sanitize) */
+	u16 cpu;
+	u8 run; /* enum pagetrail_run */
+};
+
+/* IRQs off: the observer, now (local_clock(), this CPU, current). */
+void pt_recorder_who(struct pt_who *who);
+
 /* IRQs off: true while a reset is under way (record nothing, count nothing). */
 bool pt_recorder_paused(void);
 /*
- * IRQs off: who, when and the next sequence number. @anomaly with
+ * IRQs off: who (@who, or now when NULL), when and the next sequence
+ * number. @anomaly with
  * freeze_on_anomaly set freezes the recorder at this very record. Returns
  * false when the record comes after a freeze: it is counted, not kept.
  * Opens the ring's section: pt_recorder_write() must follow in the same
  * IRQs-off section, whatever happens, or readers wait for it.
  */
-bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly);
+bool pt_recorder_stamp(struct pagetrail_record *rec, bool anomaly,
+		       const struct pt_who *who);
 /* IRQs off, on the CPU that stamped @rec: into the ring, or counted frozen. */
 void pt_recorder_write(const struct pagetrail_record *rec, bool keep);
 /* The highest sequence number handed out (the ring's read limit). */

@@ -9,6 +9,7 @@
 #include <linux/types.h>
 #include <linux/stacktrace.h>
 #include <uapi/pagetrail.h>
+#include <pagetrail/recorder.h>
 
 #define PT_HIST_LEN 8
 #define PT_STACK_DEPTH 16
@@ -82,6 +83,19 @@ struct pt_obs {
 	u32 page_flags;
 };
 
+/*
+ * Record first: what the probe path alone knew when it staged an
+ * observation that is interpreted later. NULL where interpretation runs
+ * on the probe path itself.
+ */
+struct pt_made {
+	struct pt_who who;
+	u16 epoch; /* the attach epoch then (pt_tracker_epoch_now) */
+	bool partial; /* probes were coming or going then */
+	u8 nr_stack; /* 0: the probe path took no stack */
+	const unsigned long *stack;
+};
+
 struct pt_anomaly_entry {
 	struct pagetrail_record rec;
 	struct pt_page_view page;
@@ -101,6 +115,7 @@ struct pt_tracker_stats {
 	u64 anomalies_by_kind[PT_AN_MAX];
 	u64 anomalies_dropped; /* anomaly store full: one entry lost */
 	u64 anomalies_repeated; /* same kind on the same pfn: counted only */
+	u64 anomalies_unstacked; /* record first: the probe path took no stack */
 	u64 events_by_role[PT_ROLE_MAX];
 	/* memory: what grows with the capacity, and per chunk of capacity */
 	u64 table_bytes;
@@ -119,9 +134,13 @@ void pt_tracker_reset(void (*reset_outside)(void));
 void pt_tracker_set_partial(bool partial);
 
 bool pt_tracker_maybe_tracked(u64 pfn);
-bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec);
+bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec,
+			const struct pt_made *made);
 bool pt_tracker_record_event(const struct pt_obs *obs,
-			     struct pagetrail_record *rec);
+			     struct pagetrail_record *rec,
+			     const struct pt_made *made);
+void pt_tracker_epoch_now(u16 *epoch, bool *partial);
+void pt_tracker_new_epoch(void);
 bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);
 unsigned int pt_tracker_slots(void);
 void pt_tracker_get_stats(struct pt_tracker_stats *st);

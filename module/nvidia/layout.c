@@ -225,12 +225,13 @@ unsigned long nv_entry_va(unsigned long list_node)
 }
 
 /*
- * Observe one chunk given by its head virtual address: 1 recorded, 0 not
- * worth a record, -EINVAL the address contradicts the layout (walks stop).
- * @src says where the address was read, for the reason a detach gives.
+ * One chunk given by its head virtual address: its pfn, and the page
+ * sampled if @sample; -EINVAL the address contradicts the layout (walks
+ * stop). @src says where the address was read, for the reason a detach
+ * gives.
  */
-int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
-		     const char *src)
+int nv_decode_chunk(struct pt_obs *obs, unsigned long va, bool sample,
+		    const char *src)
 {
 	bool ok;
 
@@ -242,7 +243,16 @@ int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
 	obs->sampled = false;
 	if (sample)
 		pt_sample_page(obs->pfn, obs);
-	return pt_observe(obs);
+	return 0;
+}
+
+/* Observe one chunk: 1 recorded (record first: staged), 0 not, -EINVAL. */
+int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
+		     const char *src)
+{
+	int ret = nv_decode_chunk(obs, va, sample, src);
+
+	return ret ? ret : pt_observe(obs);
 }
 
 /*

@@ -185,6 +185,8 @@ unsigned long nv_entry_va(unsigned long list_node);
 #define NV_VA_FROM_PTE "chunk virtual address in nvidia_pte_t (nv_pte_virt_addr)"
 #define NV_VA_FROM_ENTRY \
 	"chunk virtual address in a pool entry (nv_entry_virt_addr)"
+int nv_decode_chunk(struct pt_obs *obs, unsigned long va, bool sample,
+		    const char *src);
 int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
 		     const char *src);
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);

@@ -179,33 +179,24 @@ struct nv_take_state {
 static int nv_take_or_fresh(struct pt_obs *take, unsigned long va, void *arg)
 {
 	struct nv_take_state *s = arg;
-	bool ok;
-	u64 pfn = pt_virt_to_pfn(va, &ok);
 	int ret;
 
-	/* A pool holds chunks of its own node only: the chunk names it. */
-	if (ok && pfn_valid(pfn))
-		take->aux = page_to_nid(pfn_to_page(pfn)) << 16 | take->order;
-	ret = nv_observe_chunk(take, va, true, NV_VA_FROM_PTE);
-	/*
-	 * Not pooled as far as the table knows, yet a fresh page never has
-	 * refcount 0: the pool handed out a page the buddy allocator owns
-	 * (a foreign put), the take 595.x would have shown as TAKE_UNPOOLED.
-	 */
-	if (!ret && take->sampled && take->refcount == 0) {
-		take->pooled_only = false;
-		ret = nv_observe_chunk(take, va, true, NV_VA_FROM_PTE);
-		take->pooled_only = true;
-	}
-	if (ret < 0)
+	ret = nv_decode_chunk(take, va, true, NV_VA_FROM_PTE);
+	if (ret)
 		return ret;
-	s->taken += ret;
-	s->assign.cause = ret ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
+	/* A pool holds chunks of its own node only: the chunk names it. */
+	if (pfn_valid(take->pfn))
+		take->aux = page_to_nid(pfn_to_page(take->pfn)) << 16 |
+			    take->order;
 	s->assign.index = take->index;
 	s->assign.order = take->order;
 	s->assign.token = take->token;
 	s->assign.owner_known = true;
-	return nv_observe_chunk(&s->assign, va, true, NV_VA_FROM_PTE);
+	ret = nv_decode_chunk(&s->assign, va, true, NV_VA_FROM_PTE);
+	if (ret)
+		return ret;
+	s->taken += pt_observe_take_or_fresh(take, &s->assign);
+	return 1;
 }
 
 /*

@@ -17,13 +17,19 @@ pt_backend() {
 	tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.backend=\([0-2]\)$/backend=\1/p'
 }
 
+# "pt.record_first=1" on the kernel command line loads every pagetrail of
+# the boot with record_first=1 (probes stage, a consumer interprets).
+pt_record_first() {
+	grep -qw 'pt\.record_first=1' /proc/cmdline && echo record_first=1
+}
+
 # Load nvsim, then pagetrail through the loader (BTF where the kernel gives
 # modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail.
 pt_load() {
 	local b=
 	case " $* " in *" backend="*) ;; *) b=$(pt_backend) ;; esac
 	pagetrail-load --target nvsim --ko /pt/modules/pagetrail.ko \
-		--target-ko /pt/modules/nvsim.ko -- $b "$@" 2> /tmp/loader.err
+		--target-ko /pt/modules/nvsim.ko -- $b $(pt_record_first) "$@" 2> /tmp/loader.err
 	local rc=$?
 	cat /tmp/loader.err >&2
 	return $rc

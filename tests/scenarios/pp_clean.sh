@@ -10,7 +10,7 @@
 . /pt/lib/pp.sh
 plan 29
 
-insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend)
+insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend) $(pt_record_first)
 ok $? "insmod pagetrail profile=pagepool"
 is "$(kv state $PT/control)" attached "attached to the kernel's page_pool"
 is "$(kv target $PT/control) $(kv profile $PT/control)" "vmlinux pagepool" \

@@ -16,7 +16,7 @@ finding() {	# finding FILE CLASS: the first finding line of that class
 	grep "^finding [0-9]*: class=$2 " "$1" | head -n1
 }
 
-insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend)
+insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend) $(pt_record_first)
 ok $? "insmod pagetrail profile=pagepool"
 PM=/sys/kernel/debug/ppmis
 insmod /pt/modules/ppmis.ko

@@ -12,7 +12,7 @@
 . /pt/lib/pp.sh
 plan 31
 
-insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend)
+insmod /pt/modules/pagetrail.ko profile=pagepool ring_kb=16384 $(pt_backend) $(pt_record_first)
 ok $? "insmod pagetrail profile=pagepool, before any pool is used"
 is "$(kv state $PT/control) $(kv profile $PT/control)" "attached pagepool" "attached"
 pp_trace_start

@@ -30,7 +30,7 @@ for v in 610 610-inline; do
 	[ $v = 610-inline ] && want="$want nv_alloc_set_page nv_mem_pool_move_pages nv_mem_pool_free_page_list"
 
 	pagetrail-load --target nvsim --ko /pt/modules/pagetrail.ko \
-		--target-ko $ko -- ring_kb=32768 $(pt_backend) 2> /tmp/loader.err
+		--target-ko $ko -- ring_kb=32768 $(pt_backend) $(pt_record_first) 2> /tmp/loader.err
 	ok $? "$v: pagetrail-load attaches"
 	cat /tmp/loader.err >&2
 	is "$(kv state $PT/control)" attached "$v: state is attached"

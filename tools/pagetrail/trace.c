@@ -69,6 +69,35 @@ static __u8 run_of(struct tep_event *ev, struct tep_record *r)
 	return f & 0x80 ? PT_RUN_BH : PT_RUN_TASK;
 }
 
+/*
+ * The observer, where the event carries it (pagetrail 0.x since record
+ * first): with record_first=1 ftrace's pid, CPU and time are the
+ * consumer's that interpreted the observation, not the observer's.
+ */
+static void actor_fields(struct pagetrail_record *p, struct tep_event *ev,
+			 struct tep_record *r)
+{
+	const char *comm;
+	int len = 0;
+
+	if (!tep_find_field(ev, "ts_ns") || !tep_find_field(ev, "comm"))
+		return;
+	p->ts_ns = fv(ev, r, "ts_ns");
+	p->pid = (__u32)fv(ev, r, "pid");
+	p->tgid = (__u32)fv(ev, r, "tgid");
+	p->cpu = (__u16)fv(ev, r, "cpu");
+	p->rflags = (__u8)((p->rflags & ~PT_RF_RUN_MASK) |
+			   ((fv(ev, r, "run") << PT_RF_RUN_SHIFT) &
+			    PT_RF_RUN_MASK));
+	comm = tep_get_field_raw(NULL, ev, "comm", r, &len, 0);
+	memset(p->comm, 0, sizeof(p->comm));
+	if (comm && len > 0)
+		memcpy(p->comm, comm,
+		       strnlen(comm, (size_t)len < sizeof(p->comm) ?
+					     (size_t)len :
+					     sizeof(p->comm)));
+}
+
 static struct pagetrail_record *grow(struct pt_trace_ctx *c)
 {
 	struct pagetrail_record *nr;
@@ -243,6 +272,7 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu,
 		memcpy(p->comm, comm, strnlen(comm, sizeof(p->comm)));
 	c->kinds[c->n] = 0;
 	p->rflags = (__u8)(run_of(ev, r) << PT_RF_RUN_SHIFT);
+	actor_fields(p, ev, r);
 	if (role == -2) {
 		/* Kinds only: merged into the record of the same seq below. */
 		c->kinds[c->n] = (unsigned int)fv(ev, r, "anomalies");

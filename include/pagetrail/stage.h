@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pagetrail: record first (record_first=1). The probe path stages what it
+ * observed, with who and when, into this CPU's staging ring and returns;
+ * a consumer (a work item, or any reader of pagetrail's files) takes the
+ * staged observations of all CPUs in time order and interprets them: the
+ * chunk table, the rules, the records, the tracepoints.
+ */
+#ifndef PAGETRAIL_STAGE_H
+#define PAGETRAIL_STAGE_H
+
+#include <linux/types.h>
+
+struct pt_obs;
+struct seq_file;
+
+/* What a staged entry asks of the interpreter. */
+enum pt_stage_kind {
+	PT_STAGE_PAGE, /* a page observation: pt_tracker_observe() */
+	PT_STAGE_EVENT, /* a record that is not a transition (MAP, VMA) */
+	/*
+	 * A take of a chunk if the table holds it pooled, and the chunk's
+	 * assignment, from the pool if the take was recorded, else fresh:
+	 * two entries, staged together (pt_observe_take_or_fresh()).
+	 */
+	PT_STAGE_TAKE_OR_FRESH,
+	PT_STAGE_ASSIGN_AFTER_TAKE,
+};
+
+struct pt_stage_stats {
+	u64 observed; /* observations offered: staged + lost */
+	u64 consumed; /* interpreted */
+	u64 buffered; /* staged, not yet interpreted */
+	u64 lost; /* staging full, or an observation nested in another */
+	u64 stacks; /* stacks the probe path took */
+	u64 stacks_lost; /* wanted, but the stack slots were full */
+	u64 consumer_runs;
+	u64 consumer_ns; /* the consumer's time, all runs */
+	u64 lag_max_ns; /* the longest an observation waited */
+};
+
+/* @kb_per_cpu: staging per CPU; 0 leaves record first off. */
+int pt_stage_init(unsigned int kb_per_cpu);
+void pt_stage_exit(void);
+bool pt_stage_enabled(void);
+/*
+ * Probe context, any: stage @n (1 or 2) observations of @kind, one after
+ * the other. False when none was staged (paused, full, nested).
+ */
+bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
+		   unsigned int n);
+/* Process context: interpret everything staged before this call. */
+void pt_stage_drain(void);
+/* An admission staged, not yet interpreted: its pfn passes the pre-filter. */
+bool pt_stage_maybe_pending(u64 pfn);
+/* With every writer held off (a reset): forget what is staged. */
+void pt_stage_clear(void);
+void pt_stage_get_stats(struct pt_stage_stats *st);
+
+#endif /* PAGETRAIL_STAGE_H */

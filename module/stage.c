@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pagetrail: record first. A staging ring per CPU, one writer (the probe
+ * path, IRQs off), one reader (the consumer, under pt_stage_lock). The
+ * probe path writes nothing another CPU writes: its ring, its counters, a
+ * section flag, and for an admission one pre-filter counter.
+ *
+ * Order. Each CPU's entries are in local_clock() order. The consumer reads
+ * the clock (its limit), then waits until no CPU is inside a staging
+ * section, then takes every entry stamped before the limit, all CPUs
+ * merged by (time, cpu). A section that starts after the wait reads the
+ * clock after the limit was read (the flag, smp_mb(), the clock; against
+ * the limit, smp_mb(), the flag), so nothing stamped before the limit can
+ * appear after it was passed: the merge never goes backwards. Across CPUs
+ * this is as exact as the clock (sched_clock_stable(): one TSC), as for
+ * ftrace's and perf's own per-CPU buffers.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/hash.h>
+#include <linux/irq_work.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/stacktrace.h>
+#include <linux/vmalloc.h>
+#include <linux/workqueue.h>
+#include <pagetrail/stage.h>
+#include <pagetrail/tracker.h>
+#include <pagetrail/events.h>
+
+#define PT_STAGE_STACKS 64 /* stacks per CPU, a power of two */
+#define PT_PENDING_BITS 12
+/* The consumer lets others in this often (entries). */
+#define PT_STAGE_BATCH 256
+
+struct pt_staged {
+	struct pt_obs obs;
+	struct pt_made made; /* made.stack: set by the consumer */
+	u8 kind;
+	bool stacked; /* the next entry of this CPU's stack ring is ours */
+};
+
+struct pt_stage_stack {
+	unsigned long ent[PT_STACK_DEPTH];
+	unsigned int nr;
+};
+
+struct pt_stage_cpu {
+	struct pt_staged *slots;
+	struct pt_stage_stack *stacks;
+	u64 head; /* next entry to write: the writer's, released */
+	u64 tail; /* next entry to read: the consumer's, released */
+	u32 stack_head;
+	u32 stack_tail;
+	int in_section;
+	bool busy; /* a section under way on this CPU: refuse nesting (NMI) */
+	u64 observed;
+	u64 lost;
+	u64 stacks_taken;
+	u64 stacks_lost;
+	struct irq_work kick;
+};
+
+static DEFINE_PER_CPU(struct pt_stage_cpu, pt_stage_cpu);
+static bool pt_stage_on;
+static u32 pt_stage_slots; /* entries per CPU, a power of two */
+/* The consumer: one at a time, in process context. */
+static DEFINE_MUTEX(pt_stage_lock);
+static struct work_struct pt_stage_work;
+/* Under pt_stage_lock. */
+static u64 pt_stage_consumed;
+static u64 pt_stage_runs;
+static u64 pt_stage_ns;
+static u64 pt_stage_lag_max;
+/* Per source CPU: whether its last staged take-or-fresh took the chunk. */
+static bool *pt_stage_taken;
+/* Admissions staged, not interpreted yet, by pfn hash. */
+static atomic_t pt_stage_pending[1 << PT_PENDING_BITS];
+
+bool pt_stage_enabled(void)
+{
+	return READ_ONCE(pt_stage_on);
+}
+
+static atomic_t *pt_pending_slot(u64 pfn)
+{
+	return &pt_stage_pending[hash_64(pfn, PT_PENDING_BITS)];
+}
+
+bool pt_stage_maybe_pending(u64 pfn)
+{
+	return READ_ONCE(pt_stage_on) && atomic_read(pt_pending_slot(pfn));
+}
+
+/* A chunk the interpreter may start tracking: admissions and assignments. */
+static bool pt_stage_creates(const struct pt_staged *e)
+{
+	return e->obs.create && e->kind != PT_STAGE_EVENT;
+}
+
+/*
+ * The stack an interpretation cannot take later: the culprit's, where a
+ * kernel path outside the pool touches a pool page (pre-filtered), and
+ * the observer's where the page itself looks wrong. An anomaly judged
+ * only from the chunk's state (DOUBLE_ADMIT on the driver's own path) has
+ * none: counted (anomalies_unstacked), and said where it is shown.
+ */
+static bool pt_stage_wants_stack(const struct pt_obs *obs)
+{
+	switch (obs->role) {
+	case PT_ROLE_FREE:
+	case PT_ROLE_ALLOC:
+	case PT_ROLE_RELEASE:
+	case PT_ROLE_UNREF:
+		return obs->cause != PT_CAUSE_RECLAIM;
+	case PT_ROLE_INSERT:
+		/* A page mapped twice holds two references: that is fine. */
+		return obs->ret || (obs->sampled && obs->refcount <= 0);
+	case PT_ROLE_ADMIT:
+	case PT_ROLE_TAKE:
+		return obs->sampled && obs->refcount != 1;
+	default:
+		return obs->event_anomaly;
+	}
+}
+
+static void pt_stage_take_stack(struct pt_stage_cpu *c, struct pt_staged *e)
+{
+	struct pt_stage_stack *st;
+
+	e->stacked = false;
+	if (!pt_stage_wants_stack(&e->obs))
+		return;
+	/* Pairs with the consumer's release of stack_tail. */
+	if (c->stack_head - smp_load_acquire(&c->stack_tail) >=
+	    PT_STAGE_STACKS) {
+		c->stacks_lost++;
+		return;
+	}
+	st = &c->stacks[c->stack_head & (PT_STAGE_STACKS - 1)];
+	st->nr = stack_trace_save(st->ent, PT_STACK_DEPTH, 3);
+	c->stack_head++;
+	c->stacks_taken++;
+	e->stacked = true;
+}
+
+/* High priority: a consumer starved by the traced load loses observations. */
+static void pt_stage_kick_fn(struct irq_work *w)
+{
+	queue_work(system_highpri_wq, &pt_stage_work);
+}
+
+bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
+		   unsigned int n)
+{
+	struct pt_made made = {};
+	struct pt_stage_cpu *c;
+	unsigned long flags;
+	bool staged = false;
+	unsigned int i;
+	u64 head, used;
+
+	local_irq_save(flags);
+	if (pt_recorder_paused())
+		goto out;
+	c = this_cpu_ptr(&pt_stage_cpu);
+	c->observed += n;
+	if (unlikely(c->busy)) {
+		c->lost += n;
+		pt_tracker_new_epoch();
+		goto out;
+	}
+	c->busy = true;
+	WRITE_ONCE(c->in_section, 1);
+	/* The flag before the clock: pairs with pt_stage_drain()'s limit. */
+	smp_mb();
+	pt_recorder_who(&made.who);
+	pt_tracker_epoch_now(&made.epoch, &made.partial);
+	head = c->head;
+	/* Pairs with the consumer's release: its copy of the slot is done. */
+	used = head - smp_load_acquire(&c->tail);
+	if (used + n > pt_stage_slots) {
+		/*
+		 * The table will not see these: every chunk it knows may
+		 * have moved unseen, as while probes come and go.
+		 */
+		c->lost += n;
+		pt_tracker_new_epoch();
+		goto leave;
+	}
+	for (i = 0; i < n; i++) {
+		struct pt_staged *e = &c->slots[(head + i) & (pt_stage_slots - 1)];
+
+		e->obs = obs[i];
+		e->made = made;
+		e->kind = i ? PT_STAGE_ASSIGN_AFTER_TAKE : kind;
+		if (pt_stage_creates(e))
+			atomic_inc(pt_pending_slot(e->obs.pfn));
+		pt_stage_take_stack(c, e);
+	}
+	/* Pairs with the consumer's acquire: the entries are whole. */
+	smp_store_release(&c->head, head + n);
+	staged = true;
+	/* Empty before, or filling up: the consumer should run. */
+	if (!used || (used < pt_stage_slots / 4 &&
+		      used + n >= pt_stage_slots / 4))
+		irq_work_queue(&c->kick);
+leave:
+	smp_store_release(&c->in_section, 0);
+	c->busy = false;
+out:
+	local_irq_restore(flags);
+	return staged;
+}
+
+/* The consumer's view of one CPU for one run. */
+struct pt_stage_cursor {
+	u64 pos;
+	u64 end;
+};
+
+/* Interpret one entry; @src: the CPU that staged it. */
+static void pt_stage_apply(struct pt_staged *e, int src)
+{
+	switch (e->kind) {
+	case PT_STAGE_PAGE:
+		pt_observe_made(&e->obs, &e->made);
+		break;
+	case PT_STAGE_EVENT:
+		pt_observe_event_made(&e->obs, &e->made);
+		break;
+	case PT_STAGE_TAKE_OR_FRESH:
+		pt_stage_taken[src] = pt_take_if_pooled(&e->obs, &e->made);
+		break;
+	case PT_STAGE_ASSIGN_AFTER_TAKE:
+		e->obs.cause = pt_stage_taken[src] ? PT_CAUSE_POOL :
+						     PT_CAUSE_FRESH;
+		pt_observe_made(&e->obs, &e->made);
+		break;
+	}
+	if (pt_stage_creates(e))
+		atomic_dec(pt_pending_slot(e->obs.pfn));
+}
+
+/* The CPU whose next entry is the oldest before @limit, or -1. */
+static int pt_stage_next(struct pt_stage_cursor *cur, u64 limit)
+{
+	u64 best_ts = limit;
+	int cpu, best = -1;
+
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+		const struct pt_staged *e;
+
+		if (cur[cpu].pos == cur[cpu].end)
+			continue;
+		e = &c->slots[cur[cpu].pos & (pt_stage_slots - 1)];
+		/* Ties go to the lower CPU: cpus are visited in order. */
+		if (e->made.who.ts_ns < best_ts) {
+			best_ts = e->made.who.ts_ns;
+			best = cpu;
+		}
+	}
+	return best;
+}
+
+static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
+{
+	struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+	struct pt_stage_stack st;
+	struct pt_staged e;
+
+	e = c->slots[cur[cpu].pos & (pt_stage_slots - 1)];
+	if (e.stacked) {
+		st = c->stacks[c->stack_tail & (PT_STAGE_STACKS - 1)];
+		/* Pairs with the writer's acquire: the stack slot is free. */
+		smp_store_release(&c->stack_tail, c->stack_tail + 1);
+		e.made.stack = st.ent;
+		e.made.nr_stack = st.nr;
+	}
+	cur[cpu].pos++;
+	/* Pairs with the writer's acquire: the slot is free again. */
+	smp_store_release(&c->tail, cur[cpu].pos);
+	if (now > e.made.who.ts_ns)
+		pt_stage_lag_max = max(pt_stage_lag_max, now - e.made.who.ts_ns);
+	pt_stage_apply(&e, cpu);
+	pt_stage_consumed++;
+}
+
+/* Interpret everything staged before now, oldest first. */
+void pt_stage_drain(void)
+{
+	struct pt_stage_cursor *cur;
+	unsigned int done = 0;
+	bool more = false;
+	u64 limit, t0;
+	int cpu;
+
+	if (!pt_stage_enabled())
+		return;
+	cur = kcalloc(nr_cpu_ids, sizeof(*cur), GFP_KERNEL);
+	mutex_lock(&pt_stage_lock);
+	if (!cur) {
+		/* No cursor, no merge: the next run does it; never out of order. */
+		queue_work(system_highpri_wq, &pt_stage_work);
+		goto out;
+	}
+	t0 = local_clock();
+	limit = t0;
+	/* The limit before the flags: pairs with pt_stage_push()'s smp_mb(). */
+	smp_mb();
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+
+		/* A section is a few hundred ns with IRQs off: wait it out. */
+		while (READ_ONCE(c->in_section))
+			cpu_relax();
+		cur[cpu].pos = c->tail;
+		/* Pairs with the writer's release: entries below are whole. */
+		cur[cpu].end = smp_load_acquire(&c->head);
+	}
+	while ((cpu = pt_stage_next(cur, limit)) >= 0) {
+		pt_stage_consume(cur, cpu, limit);
+		if (++done % PT_STAGE_BATCH == 0)
+			cond_resched();
+	}
+	for_each_possible_cpu(cpu)
+		more |= cur[cpu].pos != cur[cpu].end;
+	pt_stage_runs++;
+	pt_stage_ns += local_clock() - t0;
+out:
+	mutex_unlock(&pt_stage_lock);
+	kfree(cur);
+	/* Staged after the limit, and no kick since: run again. */
+	if (more)
+		queue_work(system_highpri_wq, &pt_stage_work);
+}
+
+static void pt_stage_workfn(struct work_struct *work)
+{
+	pt_stage_drain();
+}
+
+void pt_stage_clear(void)
+{
+	int cpu;
+
+	if (!pt_stage_enabled())
+		return;
+	mutex_lock(&pt_stage_lock);
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+
+		c->tail = c->head;
+		c->stack_tail = c->stack_head;
+		c->observed = 0;
+		c->lost = 0;
+		c->stacks_taken = 0;
+		c->stacks_lost = 0;
+	}
+	memset(pt_stage_pending, 0, sizeof(pt_stage_pending));
+	pt_stage_consumed = 0;
+	pt_stage_runs = 0;
+	pt_stage_ns = 0;
+	pt_stage_lag_max = 0;
+	mutex_unlock(&pt_stage_lock);
+}
+
+void pt_stage_get_stats(struct pt_stage_stats *st)
+{
+	int cpu;
+
+	memset(st, 0, sizeof(*st));
+	if (!pt_stage_enabled())
+		return;
+	mutex_lock(&pt_stage_lock);
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+
+		st->observed += READ_ONCE(c->observed);
+		st->lost += READ_ONCE(c->lost);
+		st->stacks += READ_ONCE(c->stacks_taken);
+		st->stacks_lost += READ_ONCE(c->stacks_lost);
+		st->buffered += smp_load_acquire(&c->head) - c->tail;
+	}
+	st->consumed = pt_stage_consumed;
+	st->consumer_runs = pt_stage_runs;
+	st->consumer_ns = pt_stage_ns;
+	st->lag_max_ns = pt_stage_lag_max;
+	mutex_unlock(&pt_stage_lock);
+}
+
+static void pt_stage_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+
+		vfree(c->slots);
+		kvfree(c->stacks);
+		c->slots = NULL;
+		c->stacks = NULL;
+	}
+	kfree(pt_stage_taken);
+	pt_stage_taken = NULL;
+}
+
+int pt_stage_init(unsigned int kb_per_cpu)
+{
+	int cpu;
+
+	INIT_WORK(&pt_stage_work, pt_stage_workfn);
+	if (!kb_per_cpu)
+		return 0;
+	pt_stage_slots = rounddown_pow_of_two(((unsigned long)kb_per_cpu << 10) /
+					      sizeof(struct pt_staged));
+	pt_stage_taken = kcalloc(nr_cpu_ids, sizeof(*pt_stage_taken),
+				 GFP_KERNEL);
+	if (!pt_stage_taken)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+
+		c->slots = vzalloc_node(pt_stage_slots * sizeof(*c->slots),
+					cpu_to_node(cpu));
+		c->stacks = kvcalloc(PT_STAGE_STACKS, sizeof(*c->stacks),
+				     GFP_KERNEL);
+		if (!c->slots || !c->stacks) {
+			pt_stage_free();
+			return -ENOMEM;
+		}
+		init_irq_work(&c->kick, pt_stage_kick_fn);
+	}
+	WRITE_ONCE(pt_stage_on, true);
+	return 0;
+}
+
+/* After every probe and hook is gone: nothing stages any more. */
+void pt_stage_exit(void)
+{
+	int cpu;
+
+	if (!pt_stage_enabled())
+		return;
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(&pt_stage_cpu, cpu)->kick);
+	cancel_work_sync(&pt_stage_work);
+	WRITE_ONCE(pt_stage_on, false);
+	pt_stage_free();
+}
