@@ -63,6 +63,12 @@ module_param(stage_kb, uint, 0444);
 MODULE_PARM_DESC(stage_kb,
 		 "record_first=1: staging ring per CPU in KiB (64..65536, default 4096)");
 
+static unsigned int stage_wake_pct;
+module_param(stage_wake_pct, uint, 0444);
+MODULE_PARM_DESC(
+	stage_wake_pct,
+	"record_first=1: wake the consumer when a CPU's staging is this full, in percent (0: at the first observation, the default; at most 90)");
+
 static unsigned int max_pages;
 module_param(max_pages, uint, 0444);
 MODULE_PARM_DESC(
@@ -168,6 +174,17 @@ static int pt_check_module_params(void)
 		pr_err("stage_kb=%u: must be 64..65536\n", stage_kb);
 		return -EINVAL;
 	}
+	if (record_first && (u64)stage_kb * num_possible_cpus() >
+				    (u64)(totalram_pages() << (PAGE_SHIFT - 10)) / 4) {
+		pr_err("stage_kb=%u: %u CPUs x %u KiB is more than a quarter of RAM\n",
+		       stage_kb, num_possible_cpus(), stage_kb);
+		return -EINVAL;
+	}
+	if (stage_wake_pct > 90) {
+		pr_err("stage_wake_pct=%u: must be 0..90 (the rest is the margin while the consumer wakes)\n",
+		       stage_wake_pct);
+		return -EINVAL;
+	}
 	if (!max_anomalies || max_anomalies > 4096) {
 		pr_err("max_anomalies=%u: must be 1..4096\n", max_anomalies);
 		return -EINVAL;
@@ -232,7 +249,7 @@ static int __init pagetrail_init(void)
 		       max_pages, max_anomalies, ret);
 		goto err_ring;
 	}
-	ret = pt_stage_init(record_first ? stage_kb : 0);
+	ret = pt_stage_init(record_first ? stage_kb : 0, stage_wake_pct);
 	if (ret) {
 		pr_err("record_first=1: cannot allocate %u KiB of staging on each of %u CPUs (%d); choose a smaller stage_kb\n",
 		       stage_kb, num_possible_cpus(), ret);

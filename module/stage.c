@@ -67,6 +67,7 @@ struct pt_stage_cpu {
 static DEFINE_PER_CPU(struct pt_stage_cpu, pt_stage_cpu);
 static bool pt_stage_on;
 static u32 pt_stage_slots; /* entries per CPU, a power of two */
+static u32 pt_stage_wake; /* wake the consumer when this many are staged */
 /* The consumer: one at a time, in process context. */
 static DEFINE_MUTEX(pt_stage_lock);
 static struct work_struct pt_stage_work;
@@ -204,9 +205,8 @@ bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 	/* Pairs with the consumer's acquire: the entries are whole. */
 	smp_store_release(&c->head, head + n);
 	staged = true;
-	/* Empty before, or filling up: the consumer should run. */
-	if (!used || (used < pt_stage_slots / 4 &&
-		      used + n >= pt_stage_slots / 4))
+	/* The consumer runs once this CPU has staged enough (stage_wake_pct). */
+	if (used < pt_stage_wake && used + n >= pt_stage_wake)
 		irq_work_queue(&c->kick);
 leave:
 	smp_store_release(&c->in_section, 0);
@@ -409,7 +409,7 @@ static void pt_stage_free(void)
 	pt_stage_taken = NULL;
 }
 
-int pt_stage_init(unsigned int kb_per_cpu)
+int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 {
 	int cpu;
 
@@ -418,6 +418,8 @@ int pt_stage_init(unsigned int kb_per_cpu)
 		return 0;
 	pt_stage_slots = rounddown_pow_of_two(((unsigned long)kb_per_cpu << 10) /
 					      sizeof(struct pt_staged));
+	/* 0: at the first entry, the shortest lag; more: fewer, larger runs. */
+	pt_stage_wake = max_t(u32, 1, (u64)pt_stage_slots * wake_pct / 100);
 	pt_stage_taken = kcalloc(nr_cpu_ids, sizeof(*pt_stage_taken),
 				 GFP_KERNEL);
 	if (!pt_stage_taken)

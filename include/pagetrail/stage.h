@@ -39,8 +39,11 @@ struct pt_stage_stats {
 	u64 lag_max_ns; /* the longest an observation waited */
 };
 
-/* @kb_per_cpu: staging per CPU; 0 leaves record first off. */
-int pt_stage_init(unsigned int kb_per_cpu);
+/*
+ * @kb_per_cpu: staging per CPU, 0 leaves record first off; @wake_pct: how
+ * full a CPU's staging gets before the consumer is woken (0: at once).
+ */
+int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct);
 void pt_stage_exit(void);
 bool pt_stage_enabled(void);
 /*

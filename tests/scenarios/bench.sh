@@ -3,6 +3,9 @@
 #
 #   none      nothing attached (anchor a)
 #   ptf, ptk  pagetrail on fprobe, on kprobes (b)
+#   ptr, ptrk the same with record_first=1: the probes only stage, a
+#             consumer interprets; woken when a CPU's staging is half full
+#             or by a reader, so between the timed runs (its cost: stats)
 #   tracefs   kprobe_events + kretprobe events on the functions pagetrail
 #             probes, fetching comparable fields, and the kmem page
 #             tracepoints it hooks, into the trace buffer (c)
@@ -36,7 +39,9 @@ arg() { # KEY DEFAULT: pt.KEY=N from the kernel command line
 rounds=$(arg bench_rounds 3)
 runs=$(arg bench_runs 3)
 calls=$(arg bench_calls 5000)
-CFGS="none detached ptf ptk tracefs bpftrace"
+CFGS="none detached ptf ptk ptr ptrk tracefs bpftrace"
+# record first: staging for one whole cuinit run per CPU, drained between runs
+PT_RF="record_first=1 stage_kb=20480 stage_wake_pct=50"
 
 emit() { echo "bench $*" >> $OUT; echo "# bench $*"; }
 # stopwatch's line, tagged with the round
@@ -174,8 +179,8 @@ pt_events() {
 		if (kv[1] == "hits" || ($1 ~ /^probe=/ && kv[1] == "returns")) s += kv[2] } }
 		END { print s + 0 }' $PT/coverage
 }
-pt_up() { # CFG ROUND BACKEND
-	sw "$2" 1 "$1/load" -- insmod $PTKO backend=$3 $good
+pt_up() { # CFG ROUND BACKEND [PARAMS]
+	sw "$2" 1 "$1/load" -- insmod $PTKO backend=$3 $4 $good
 	if ! grep -q '^state=attached' $PT/control 2>/dev/null; then
 		skip "$1" "pagetrail-backend=$3-did-not-attach($(dmesg | grep pagetrail | tail -n1 | tr ' =' '__'))"
 		rmmod pagetrail 2>/dev/null
@@ -186,7 +191,10 @@ pt_down() { # CFG ROUND
 	awk -v c="$1" -v r="$2" -F= '
 		/^ring_produced=/ { p = $2 } /^ring_lost=/ { l = $2 } /^tracked=/ { t = $2 }
 		/^capacity=/ { cap = $2 } /^anomalies=/ { a = $2 } /^gaps=/ { g = $2 }
-		END { printf "name=%s/stats round=%s produced=%s lost=%s tracked=%s capacity=%s anomalies=%s gaps=%s", c, r, p, l, t, cap, a, g }' \
+		/^stage_consumed=/ { sc = $2 } /^stage_consumer_ns=/ { sn = $2 } /^stage_lost=/ { sl = $2 }
+		/^stage_consumer_runs=/ { sr = $2 } /^stage_lag_max_ns=/ { lag = $2 }
+		END { printf "name=%s/stats round=%s produced=%s lost=%s tracked=%s capacity=%s anomalies=%s gaps=%s", c, r, p, l, t, cap, a, g
+			if (sc != "") printf " stage_consumed=%s stage_consumer_ns=%s stage_lost=%s stage_runs=%s stage_lag_max_ns=%s", sc, sn, sl, sr, lag }' \
 		$PT/stats > /tmp/st
 	emit "$(cat /tmp/st) missed=$(sed -n 's/.* missed=\([0-9]*\).*/\1/p' $PT/coverage | awk '{ s += $1 } END { print s + 0 }')"
 	sw "$2" 1 "$1/unload" -- rmmod pagetrail
@@ -202,6 +210,14 @@ up_ptk() { pt_up ptk "$1" 1 && sw "$1" 1 ptk/detach_attach -- sh -c \
 	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
 down_ptk() { pt_down ptk "$1"; }
 events_ptk() { pt_events; }
+up_ptr() { pt_up ptr "$1" 2 "$PT_RF" && sw "$1" 1 ptr/detach_attach -- sh -c \
+	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
+down_ptr() { pt_down ptr "$1"; }
+events_ptr() { pt_events; }
+up_ptrk() { pt_up ptrk "$1" 1 "$PT_RF" && sw "$1" 1 ptrk/detach_attach -- sh -c \
+	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
+down_ptrk() { pt_down ptrk "$1"; }
+events_ptrk() { pt_events; }
 up_detached() {
 	pt_up detached "$1" 0 || return 1
 	sw "$1" 1 detached/detach -- sh -c "echo detach > $PT/control"
@@ -281,7 +297,7 @@ bm() { # CFG ROUND KIND: ptbench calls on CPU 0, one warm-up batch
 	done
 }
 slot() { # CFG ROUND
-	local c=$1 r=$2 e0 e1 k t0 n=$runs
+	local c=$1 r=$2 e0 e1 k t0 i n=$runs
 	# (e) = (a) is decided on a 70-100 ms run with a wide spread under TCG:
 	# those two, with nothing planted, are cheap, so they get 4x the runs.
 	case $c in none | detached) n=$((runs * 4)) ;; esac
@@ -296,7 +312,18 @@ slot() { # CFG ROUND
 	cuinit --gens 3 --drain > /dev/null
 	"events_$c" > /dev/null
 	e0=$("events_$c")
-	sw "$r" "$n" "$c/cuinit" -- cuinit --gens 3 --drain
+	case $c in
+	ptr | ptrk)
+		# One run at a time, the consumer draining between them
+		# (reading stats), untimed: its cost is in the stats line.
+		i=0
+		while [ $i -lt "$n" ]; do
+			sw "$r" 1 "$c/cuinit" -- cuinit --gens 3 --drain
+			cat $PT/stats > /dev/null
+			i=$((i + 1))
+		done ;;
+	*) sw "$r" "$n" "$c/cuinit" -- cuinit --gens 3 --drain ;;
+	esac
 	e1=$("events_$c")
 	emit "name=$c/events round=$r runs=$n events=$((e1 - e0))"
 	stopwatch 1 "$c/faults" faults > /dev/null
@@ -323,7 +350,7 @@ while [ "$r" -le "$rounds" ]; do
 done
 is "$(grep -c 'error=' $OUT)" 0 "no run failed"
 cmp_ok "$(grep -c '^bench name=none/cuinit ' $OUT)" -eq "$rounds" "every round ran the baseline"
-for c in ptf ptk tracefs bpftrace detached; do
+for c in ptf ptk ptr ptrk tracefs bpftrace detached; do
 	[ -s /tmp/skip.$c ] && diag "$c skipped: $(skip_reason $c)"
 done
 
