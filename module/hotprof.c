@@ -14,6 +14,7 @@ struct pt_hotprof_cpu {
 	u64 ns[PT_HP_MAX];
 	u64 clock_ns;
 	u64 sections;
+	u64 stage_sections;
 	u64 last;
 };
 
@@ -24,6 +25,10 @@ static const char *const pt_hotprof_names[PT_HP_MAX] = {
 	[PT_HP_FILL] = "fill",	     [PT_HP_STAMP] = "stamp",
 	[PT_HP_HISTORY] = "history", [PT_HP_COUNT] = "count",
 	[PT_HP_RING] = "ring",	     [PT_HP_UNLOCK] = "unlock",
+	[PT_HP_STAGE_ENTER] = "stage_enter",
+	[PT_HP_STAGE_WHO] = "stage_who",
+	[PT_HP_STAGE_WRITE] = "stage_write",
+	[PT_HP_STAGE_PUBLISH] = "stage_publish",
 };
 
 /* IRQs off: the section starts, and one clock read is measured. */
@@ -35,6 +40,15 @@ void pt_hotprof_begin(void)
 	p->last = local_clock();
 	p->clock_ns += p->last - t0;
 	p->sections++;
+}
+
+/* The probe path's staging section (record first); no clock measured. */
+void pt_hotprof_begin_stage(void)
+{
+	struct pt_hotprof_cpu *p = this_cpu_ptr(&pt_hotprof_cpu);
+
+	p->last = local_clock();
+	p->stage_sections++;
 }
 
 void pt_hotprof_mark(enum pt_hotprof_part part)
@@ -49,7 +63,7 @@ void pt_hotprof_mark(enum pt_hotprof_part part)
 /* Sums since load; racy against running sections, like every counter. */
 void pt_hotprof_show(struct seq_file *m)
 {
-	u64 ns[PT_HP_MAX] = {}, clock_ns = 0, sections = 0;
+	u64 ns[PT_HP_MAX] = {}, clock_ns = 0, sections = 0, stage_sections = 0;
 	unsigned int i;
 	int cpu;
 
@@ -61,8 +75,10 @@ void pt_hotprof_show(struct seq_file *m)
 			ns[i] += READ_ONCE(p->ns[i]);
 		clock_ns += READ_ONCE(p->clock_ns);
 		sections += READ_ONCE(p->sections);
+		stage_sections += READ_ONCE(p->stage_sections);
 	}
 	seq_printf(m, "hotprof_sections=%llu\n", sections);
+	seq_printf(m, "hotprof_stage_sections=%llu\n", stage_sections);
 	seq_printf(m, "hotprof_clock_ns=%llu\n", clock_ns);
 	for (i = 0; i < PT_HP_MAX; i++)
 		seq_printf(m, "hotprof_%s_ns=%llu\n", pt_hotprof_names[i],

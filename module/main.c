@@ -52,16 +52,17 @@ module_param(freeze_on_anomaly, bool, 0444);
 MODULE_PARM_DESC(freeze_on_anomaly,
 		 "stop recording after the first anomaly (default 0)");
 
-static bool record_first;
+static bool record_first = true;
 module_param(record_first, bool, 0444);
 MODULE_PARM_DESC(
 	record_first,
-	"probes only stage what they saw; a consumer interprets it later (default 0)");
+	"probes only stage what they saw and a consumer interprets it (default 1); 0: interpret on the probe path");
 
-static unsigned int stage_kb = 4096;
+static unsigned int stage_kb;
 module_param(stage_kb, uint, 0444);
-MODULE_PARM_DESC(stage_kb,
-		 "record_first=1: staging ring per CPU in KiB (64..65536, default 4096)");
+MODULE_PARM_DESC(
+	stage_kb,
+	"record_first=1: staging per CPU in KiB (0: as ring_kb, at most 65536; 64..65536)");
 
 static unsigned int stage_wake_pct;
 module_param(stage_wake_pct, uint, 0444);
@@ -170,14 +171,18 @@ static int pt_check_module_params(void)
 		       max_pages);
 		return -EINVAL;
 	}
+	if (!stage_kb)
+		stage_kb = min(ring_kb, 65536u);
 	if (stage_kb < 64 || stage_kb > 65536) {
 		pr_err("stage_kb=%u: must be 64..65536\n", stage_kb);
 		return -EINVAL;
 	}
-	if (record_first && (u64)stage_kb * num_possible_cpus() >
-				    (u64)(totalram_pages() << (PAGE_SHIFT - 10)) / 4) {
-		pr_err("stage_kb=%u: %u CPUs x %u KiB is more than a quarter of RAM\n",
-		       stage_kb, num_possible_cpus(), stage_kb);
+	/* The ring and the staging together: a quarter of RAM at most. */
+	if (record_first &&
+	    (u64)(ring_kb + stage_kb) * num_possible_cpus() >
+		    (u64)(totalram_pages() << (PAGE_SHIFT - 10)) / 4) {
+		pr_err("stage_kb=%u: %u CPUs x (ring_kb %u + stage_kb %u) KiB is more than a quarter of RAM\n",
+		       stage_kb, num_possible_cpus(), ring_kb, stage_kb);
 		return -EINVAL;
 	}
 	if (stage_wake_pct > 90) {

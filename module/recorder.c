@@ -39,8 +39,11 @@ static u8 pt_recorder_run(void)
 	return in_softirq() ? PT_RUN_BH : PT_RUN_TASK;
 }
 
-/* Who and when; from interrupts the interrupted task is not the actor. */
-void pt_recorder_who(struct pt_who *who)
+/*
+ * Who and when; from interrupts the interrupted task is not the actor.
+ * The thread name as it is: pt_recorder_who() sanitizes it.
+ */
+void pt_recorder_who_raw(struct pt_who *who)
 {
 	who->ts_ns = local_clock();
 	who->cpu = raw_smp_processor_id();
@@ -49,13 +52,18 @@ void pt_recorder_who(struct pt_who *who)
 		who->pid = task_pid_nr(current);
 		who->tgid = task_tgid_nr(current);
 		memcpy(who->comm, current->comm, sizeof(who->comm));
-		/* Once, here: pages, anomalies and tracepoints print it too. */
-		pt_comm_sanitize(who->comm, sizeof(who->comm));
 	} else {
 		who->pid = 0;
 		who->tgid = 0;
 		strscpy_pad(who->comm, "<irq>", sizeof(who->comm));
 	}
+}
+
+void pt_recorder_who(struct pt_who *who)
+{
+	pt_recorder_who_raw(who);
+	/* Once, here: pages, anomalies and tracepoints print it too. */
+	pt_comm_sanitize(who->comm, sizeof(who->comm));
 }
 
 static void pt_recorder_set_who(struct pagetrail_record *rec,

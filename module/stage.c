@@ -30,8 +30,11 @@
 #include <pagetrail/stage.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/events.h>
+#include <pagetrail/hotprof.h>
+#include <pagetrail/record.h>
 
 #define PT_STAGE_STACKS 64 /* stacks per CPU, a power of two */
+#define PT_STAGE_BATCH_MAX 16 /* a walk's observations staged at once */
 #define PT_PENDING_BITS 12
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
@@ -41,6 +44,15 @@ struct pt_staged {
 	struct pt_made made; /* made.stack: set by the consumer */
 	u8 kind;
 	bool stacked; /* the next entry of this CPU's stack ring is ours */
+};
+
+/* A walk's observations, staged together at its end or when full. */
+struct pt_stage_batch {
+	struct pt_obs obs[PT_STAGE_BATCH_MAX];
+	u8 kinds[PT_STAGE_BATCH_MAX];
+	unsigned int n;
+	unsigned int level; /* pt_stage_level() of the walk that opened it */
+	bool open;
 };
 
 struct pt_stage_stack {
@@ -65,6 +77,7 @@ struct pt_stage_cpu {
 };
 
 static DEFINE_PER_CPU(struct pt_stage_cpu, pt_stage_cpu);
+static DEFINE_PER_CPU(struct pt_stage_batch, pt_stage_batch);
 static bool pt_stage_on;
 static u32 pt_stage_slots; /* entries per CPU, a power of two */
 static u32 pt_stage_wake; /* wake the consumer when this many are staged */
@@ -154,32 +167,37 @@ static void pt_stage_kick_fn(struct irq_work *w)
 	queue_work(system_highpri_wq, &pt_stage_work);
 }
 
-bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
-		   unsigned int n)
+/*
+ * IRQs off: stage @n observations, one who and one clock read for all of
+ * them. False when none was staged (paused, full, nested).
+ */
+static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
+			   unsigned int n)
 {
-	struct pt_made made = {};
 	struct pt_stage_cpu *c;
-	unsigned long flags;
+	struct pt_staged *e;
 	bool staged = false;
 	unsigned int i;
 	u64 head, used;
 
-	local_irq_save(flags);
 	if (pt_recorder_paused())
-		goto out;
+		return false;
+	pt_hotprof_begin_stage();
 	c = this_cpu_ptr(&pt_stage_cpu);
-	c->observed += n;
 	if (unlikely(c->busy)) {
+		/* Inside this CPU's section (an NMI): counted inside it too. */
+		c->observed += n;
 		c->lost += n;
 		pt_tracker_new_epoch();
-		goto out;
+		return false;
 	}
 	c->busy = true;
 	WRITE_ONCE(c->in_section, 1);
 	/* The flag before the clock: pairs with pt_stage_drain()'s limit. */
 	smp_mb();
-	pt_recorder_who(&made.who);
-	pt_tracker_epoch_now(&made.epoch, &made.partial);
+	/* Counted inside the section: stats read between sections (exact). */
+	c->observed += n;
+	pt_hotprof_mark(PT_HP_STAGE_ENTER);
 	head = c->head;
 	/* Pairs with the consumer's release: its copy of the slot is done. */
 	used = head - smp_load_acquire(&c->tail);
@@ -192,16 +210,25 @@ bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 		pt_tracker_new_epoch();
 		goto leave;
 	}
+	/* Who and when, once, into the first entry; the others copy it. */
+	e = &c->slots[head & (pt_stage_slots - 1)];
+	pt_recorder_who_raw(&e->made.who);
+	pt_tracker_epoch_now(&e->made.epoch, &e->made.partial);
+	pt_hotprof_mark(PT_HP_STAGE_WHO);
 	for (i = 0; i < n; i++) {
-		struct pt_staged *e = &c->slots[(head + i) & (pt_stage_slots - 1)];
+		struct pt_staged *first = e;
 
+		e = &c->slots[(head + i) & (pt_stage_slots - 1)];
+		if (i)
+			e->made = first->made;
 		e->obs = obs[i];
-		e->made = made;
-		e->kind = i ? PT_STAGE_ASSIGN_AFTER_TAKE : kind;
+		e->kind = kinds[i];
 		if (pt_stage_creates(e))
 			atomic_inc(pt_pending_slot(e->obs.pfn));
 		pt_stage_take_stack(c, e);
+		e = first;
 	}
+	pt_hotprof_mark(PT_HP_STAGE_WRITE);
 	/* Pairs with the consumer's acquire: the entries are whole. */
 	smp_store_release(&c->head, head + n);
 	staged = true;
@@ -211,9 +238,91 @@ bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 leave:
 	smp_store_release(&c->in_section, 0);
 	c->busy = false;
-out:
+	pt_hotprof_mark(PT_HP_STAGE_PUBLISH);
+	return staged;
+}
+
+/* The context a batch belongs to: task, softirq, hardirq or NMI level. */
+static unsigned int pt_stage_level(void)
+{
+	return preempt_count() & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK);
+}
+
+/* IRQs off: stage what the open batch holds. */
+static void pt_stage_flush(struct pt_stage_batch *b)
+{
+	if (b->n)
+		pt_stage_write(b->obs, b->kinds, b->n);
+	b->n = 0;
+}
+
+bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
+		   unsigned int n)
+{
+	u8 kinds[2] = { kind, PT_STAGE_ASSIGN_AFTER_TAKE };
+	struct pt_stage_batch *b;
+	unsigned long flags;
+	bool staged = true;
+	unsigned int i;
+
+	if (WARN_ON_ONCE(n > ARRAY_SIZE(kinds)))
+		return false;
+	local_irq_save(flags);
+	b = this_cpu_ptr(&pt_stage_batch);
+	/* A walk's observations wait in its batch (pt_stage_batch_open()). */
+	if (b->open && b->level == pt_stage_level()) {
+		if (b->n + n > ARRAY_SIZE(b->obs))
+			pt_stage_flush(b);
+		for (i = 0; i < n; i++) {
+			b->obs[b->n] = obs[i];
+			b->kinds[b->n++] = kinds[i];
+		}
+	} else {
+		staged = pt_stage_write(obs, kinds, n);
+	}
 	local_irq_restore(flags);
 	return staged;
+}
+
+/*
+ * Probe context, preemption off: the observations of one walk (a driver
+ * call over many chunks) are staged together, one clock read and one
+ * section for up to PT_STAGE_BATCH_MAX of them. Returns whether a batch
+ * was opened, which pt_stage_batch_close() is then given.
+ */
+bool pt_stage_batch_open(void)
+{
+	struct pt_stage_batch *b;
+	unsigned long flags;
+	bool opened = false;
+
+	/* Preemptible (an attach-time walk): each observation on its own. */
+	if (!pt_stage_enabled() || preemptible())
+		return false;
+	local_irq_save(flags);
+	b = this_cpu_ptr(&pt_stage_batch);
+	if (!b->open) {
+		b->open = true;
+		b->n = 0;
+		b->level = pt_stage_level();
+		opened = true;
+	}
+	local_irq_restore(flags);
+	return opened;
+}
+
+void pt_stage_batch_close(bool opened)
+{
+	struct pt_stage_batch *b;
+	unsigned long flags;
+
+	if (!opened)
+		return;
+	local_irq_save(flags);
+	b = this_cpu_ptr(&pt_stage_batch);
+	pt_stage_flush(b);
+	b->open = false;
+	local_irq_restore(flags);
 }
 
 /* The consumer's view of one CPU for one run. */
@@ -284,6 +393,8 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 	cur[cpu].pos++;
 	/* Pairs with the writer's acquire: the slot is free again. */
 	smp_store_release(&c->tail, cur[cpu].pos);
+	/* Off the probe path: the thread name made one token (record.c). */
+	pt_comm_sanitize(e.made.who.comm, sizeof(e.made.who.comm));
 	if (now > e.made.who.ts_ns)
 		pt_stage_lag_max = max(pt_stage_lag_max, now - e.made.who.ts_ns);
 	pt_stage_apply(&e, cpu);
@@ -379,12 +490,28 @@ void pt_stage_get_stats(struct pt_stage_stats *st)
 	mutex_lock(&pt_stage_lock);
 	for_each_possible_cpu(cpu) {
 		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+		u64 observed, lost, head;
 
-		st->observed += READ_ONCE(c->observed);
-		st->lost += READ_ONCE(c->lost);
+		/*
+		 * Between two of this CPU's sections, so that observed =
+		 * consumed + buffered + lost holds exactly (the consumer
+		 * cannot move: pt_stage_lock is held).
+		 */
+		do {
+			while (READ_ONCE(c->in_section))
+				cpu_relax();
+			smp_rmb();
+			observed = READ_ONCE(c->observed);
+			lost = READ_ONCE(c->lost);
+			head = smp_load_acquire(&c->head);
+			smp_rmb();
+		} while (READ_ONCE(c->in_section) ||
+			 READ_ONCE(c->observed) != observed);
+		st->observed += observed;
+		st->lost += lost;
 		st->stacks += READ_ONCE(c->stacks_taken);
 		st->stacks_lost += READ_ONCE(c->stacks_lost);
-		st->buffered += smp_load_acquire(&c->head) - c->tail;
+		st->buffered += head - c->tail;
 	}
 	st->consumed = pt_stage_consumed;
 	st->consumer_runs = pt_stage_runs;

@@ -20,15 +20,24 @@ enum pt_hotprof_part {
 	PT_HP_COUNT, /* per-CPU counters, an anomaly's store */
 	PT_HP_RING, /* the ring write */
 	PT_HP_UNLOCK, /* forgetting, the unlock, what follows it */
+	/* record first: the probe path's staging section */
+	PT_HP_STAGE_ENTER, /* IRQs off, pause and nesting checks, the fence */
+	PT_HP_STAGE_WHO, /* clock, pid, comm, epoch */
+	PT_HP_STAGE_WRITE, /* the entries into this CPU's staging */
+	PT_HP_STAGE_PUBLISH, /* the release of head, the consumer's kick */
 	PT_HP_MAX
 };
 
 #ifdef PAGETRAIL_HOTPROF
 void pt_hotprof_begin(void);
+void pt_hotprof_begin_stage(void);
 void pt_hotprof_mark(enum pt_hotprof_part part);
 void pt_hotprof_show(struct seq_file *m);
 #else
 static inline void pt_hotprof_begin(void)
+{
+}
+static inline void pt_hotprof_begin_stage(void)
 {
 }
 static inline void pt_hotprof_mark(enum pt_hotprof_part part)

@@ -25,6 +25,8 @@ struct pt_who {
 
 /* IRQs off: the observer, now (local_clock(), this CPU, current). */
 void pt_recorder_who(struct pt_who *who);
+/* The same, its thread name not yet sanitized (record first: later). */
+void pt_recorder_who_raw(struct pt_who *who);
 
 /* IRQs off: true while a reset is under way (record nothing, count nothing). */
 bool pt_recorder_paused(void);

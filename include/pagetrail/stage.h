@@ -52,6 +52,9 @@ bool pt_stage_enabled(void);
  */
 bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 		   unsigned int n);
+/* Probe context: a walk's observations staged together (see stage.c). */
+bool pt_stage_batch_open(void);
+void pt_stage_batch_close(bool opened);
 /* Process context: interpret everything staged before this call. */
 void pt_stage_drain(void);
 /* An admission staged, not yet interpreted: its pfn passes the pre-filter. */

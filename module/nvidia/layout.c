@@ -13,6 +13,7 @@
 #include <linux/uaccess.h>
 #include <linux/nodemask.h>
 #include <pagetrail/memsafe.h>
+#include <pagetrail/stage.h>
 #include "nvidia.h"
 
 /* --- layout parameters ------------------------------------------------- */
@@ -275,10 +276,13 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 {
 	unsigned long node;
 	u32 n = 0, seen = 0, cap = nv_walk_cap();
+	bool batch;
 	int ret;
 
 	if (!nv_read_ulong(head, &node))
 		return 0;
+	/* Record first: the walk's chunks staged together. */
+	batch = pt_stage_batch_open();
 	while (node != head && nv_walk_goes_on(seen++, cap)) {
 		ret = nv_observe_chunk(obs, nv_entry_va(node), true,
 				       NV_VA_FROM_ENTRY);
@@ -288,6 +292,7 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 		if (!nv_read_ulong(node, &node))
 			break;
 	}
+	pt_stage_batch_close(batch);
 	return n;
 }
 
@@ -301,10 +306,12 @@ u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 	unsigned long va;
 	u64 i, stride, end;
 	u32 seen = 0, recorded = 0, cap = nv_walk_cap();
+	bool batch;
 	int ret;
 
 	if (!nv_alloc_read(at, &av))
 		return 0;
+	batch = pt_stage_batch_open();
 	stride = 1ULL << av.order;
 	end = min_t(u64, av.num_pages, ((u64)first + nr) * stride);
 	obs->order = av.order;
@@ -328,6 +335,7 @@ u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 			break;
 		recorded += ret;
 	}
+	pt_stage_batch_close(batch);
 	return recorded;
 }
 

@@ -17,19 +17,21 @@ pt_backend() {
 	tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.backend=\([0-2]\)$/backend=\1/p'
 }
 
-# "pt.record_first=1" on the kernel command line loads every pagetrail of
-# the boot with record_first=1 (probes stage, a consumer interprets).
+# "pt.record_first=0" on the kernel command line loads every pagetrail of
+# the boot with record_first=0 (interpretation on the probe path, as
+# before record first); "=1" names the default.
 pt_record_first() {
-	grep -qw 'pt\.record_first=1' /proc/cmdline && echo record_first=1
+	tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.record_first=\([01]\)$/record_first=\1/p'
 }
 
 # Load nvsim, then pagetrail through the loader (BTF where the kernel gives
-# modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail.
+# modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail, and
+# $PT_PARAMS to every load of the scenario (foreign_chain's reloads too).
 pt_load() {
 	local b=
 	case " $* " in *" backend="*) ;; *) b=$(pt_backend) ;; esac
 	pagetrail-load --target nvsim --ko /pt/modules/pagetrail.ko \
-		--target-ko /pt/modules/nvsim.ko -- $b $(pt_record_first) "$@" 2> /tmp/loader.err
+		--target-ko /pt/modules/nvsim.ko -- $b $(pt_record_first) ${PT_PARAMS:-} "$@" 2> /tmp/loader.err
 	local rc=$?
 	cat /tmp/loader.err >&2
 	return $rc

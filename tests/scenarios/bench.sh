@@ -2,10 +2,12 @@
 # make bench: pagetrail against what a user would run instead, in one boot.
 #
 #   none      nothing attached (anchor a)
-#   ptf, ptk  pagetrail on fprobe, on kprobes (b)
-#   ptr, ptrk the same with record_first=1: the probes only stage, a
-#             consumer interprets; woken when a CPU's staging is half full
-#             or by a reader, so between the timed runs (its cost: stats)
+#   ptf, ptk  pagetrail on fprobe, on kprobes (b): record first, the
+#             probes only stage and a consumer interprets, woken here when
+#             a CPU's staging is half full or by a reader: between the
+#             timed runs (its cost: from stats)
+#   pts, ptsk the same with record_first=0: interpretation on the probe
+#             path, as before record first (issue 23)
 #   tracefs   kprobe_events + kretprobe events on the functions pagetrail
 #             probes, fetching comparable fields, and the kmem page
 #             tracepoints it hooks, into the trace buffer (c)
@@ -39,9 +41,10 @@ arg() { # KEY DEFAULT: pt.KEY=N from the kernel command line
 rounds=$(arg bench_rounds 3)
 runs=$(arg bench_runs 3)
 calls=$(arg bench_calls 5000)
-CFGS="none detached ptf ptk ptr ptrk tracefs bpftrace"
+CFGS="none detached ptf ptk pts ptsk tracefs bpftrace"
 # record first: staging for one whole cuinit run per CPU, drained between runs
 PT_RF="record_first=1 stage_kb=20480 stage_wake_pct=50"
+PT_SYNC="record_first=0"
 
 emit() { echo "bench $*" >> $OUT; echo "# bench $*"; }
 # stopwatch's line, tagged with the round
@@ -202,22 +205,22 @@ pt_down() { # CFG ROUND
 up_none() { :; }
 down_none() { :; }
 events_none() { echo 0; }
-up_ptf() { pt_up ptf "$1" 2 && sw "$1" 1 ptf/detach_attach -- sh -c \
+up_ptf() { pt_up ptf "$1" 2 "$PT_RF" && sw "$1" 1 ptf/detach_attach -- sh -c \
 	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
 down_ptf() { pt_down ptf "$1"; }
 events_ptf() { pt_events; }
-up_ptk() { pt_up ptk "$1" 1 && sw "$1" 1 ptk/detach_attach -- sh -c \
+up_ptk() { pt_up ptk "$1" 1 "$PT_RF" && sw "$1" 1 ptk/detach_attach -- sh -c \
 	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
 down_ptk() { pt_down ptk "$1"; }
 events_ptk() { pt_events; }
-up_ptr() { pt_up ptr "$1" 2 "$PT_RF" && sw "$1" 1 ptr/detach_attach -- sh -c \
+up_pts() { pt_up pts "$1" 2 "$PT_SYNC" && sw "$1" 1 pts/detach_attach -- sh -c \
 	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
-down_ptr() { pt_down ptr "$1"; }
-events_ptr() { pt_events; }
-up_ptrk() { pt_up ptrk "$1" 1 "$PT_RF" && sw "$1" 1 ptrk/detach_attach -- sh -c \
+down_pts() { pt_down pts "$1"; }
+events_pts() { pt_events; }
+up_ptsk() { pt_up ptsk "$1" 1 "$PT_SYNC" && sw "$1" 1 ptsk/detach_attach -- sh -c \
 	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
-down_ptrk() { pt_down ptrk "$1"; }
-events_ptrk() { pt_events; }
+down_ptsk() { pt_down ptsk "$1"; }
+events_ptsk() { pt_events; }
 up_detached() {
 	pt_up detached "$1" 0 || return 1
 	sw "$1" 1 detached/detach -- sh -c "echo detach > $PT/control"
@@ -313,7 +316,7 @@ slot() { # CFG ROUND
 	"events_$c" > /dev/null
 	e0=$("events_$c")
 	case $c in
-	ptr | ptrk)
+	ptf | ptk)
 		# One run at a time, the consumer draining between them
 		# (reading stats), untimed: its cost is in the stats line.
 		i=0
@@ -350,7 +353,7 @@ while [ "$r" -le "$rounds" ]; do
 done
 is "$(grep -c 'error=' $OUT)" 0 "no run failed"
 cmp_ok "$(grep -c '^bench name=none/cuinit ' $OUT)" -eq "$rounds" "every round ran the baseline"
-for c in ptf ptk ptr ptrk tracefs bpftrace detached; do
+for c in ptf ptk pts ptsk tracefs bpftrace detached; do
 	[ -s /tmp/skip.$c ] && diag "$c skipped: $(skip_reason $c)"
 done
 
@@ -412,31 +415,36 @@ emit "name=memory chunks_a=131072 $(echo "$a" | sed 's/capacity=[0-9]* //; s/kb=
 
 # --- where pagetrail's time goes ------------------------------------------
 # perf samples every CPU on the clock (TCG has no PMU) while cuinit runs
-# with pagetrail on fprobe; a sample is 1/hz s of CPU, so a symbol's
-# samples x period / probe hits is its cost per event. Reported per symbol
-# of pagetrail's module and of the probe machinery (fprobe, ftrace, fgraph,
-# rethook, kprobes) that runs only because something is attached.
-if command -v perf > /dev/null && insmod $PTKO backend=2 $good; then
+# with pagetrail on fprobe, record first; a sample is 1/hz s of CPU, so a
+# symbol's samples x period / probe hits is its cost per event. Reported
+# per symbol of pagetrail's module and of the probe machinery (fprobe,
+# ftrace, fgraph, rethook, kprobes) that runs only because something is
+# attached; the consumer's samples (its kworker) are summed apart: that
+# time is off the driver's path.
+if command -v perf > /dev/null && insmod $PTKO backend=2 $PT_RF $good; then
 	hz=2000
 	cuinit --gens 3 --drain > /dev/null
+	cat $PT/stats > /dev/null
 	e0=$(pt_events)
 	perf record -q -a -e cpu-clock -F $hz -o /tmp/perf.data -- \
-		sh -c 'for i in 1 2 3; do cuinit --gens 3 --drain; done' > /dev/null 2> /tmp/perf.err
+		sh -c "for i in 1 2 3; do cuinit --gens 3 --drain; cat $PT/stats > /dev/null; done" > /dev/null 2> /tmp/perf.err
 	e1=$(pt_events)
 	# pagetrail's own functions by name: perf names a module's symbols
 	# from kallsyms but files them under the kernel when it has no .ko path.
 	awk '$4 == "[pagetrail]" { print $3 }' /proc/kallsyms > /tmp/ptsyms
-	perf report -i /tmp/perf.data --stdio --no-children -F overhead,sample,dso,sym \
+	perf report -i /tmp/perf.data --stdio --no-children -F overhead,sample,comm,dso,sym \
 		--percent-limit 0 -g none 2> /dev/null | awk -v events=$((e1 - e0)) -v hz=$hz '
 		FILENAME == "/tmp/ptsyms" { own_sym[$1] = 1; next }
-		/^#/ || NF < 5 || $4 != "[k]" { next }
-		{ n = $2; sym = $5; total += n
+		/^#/ || NF < 6 || $5 != "[k]" { next }
+		{ n = $2; comm = $3; sym = $6; total += n
+		  # the reader draining between runs (cat) and the kworker: the consumer
+		  if (comm ~ /^kworker/ || comm == "cat") { if (sym in own_sym) cons += n; next }
 		  if (sym in own_sym) { own += n; print "bench name=profile/sym kind=own sym=" sym " samples=" n }
 		  # an unresolved kernel address is a trampoline ftrace allocated
 		  else if (sym ~ /fprobe|ftrace|fgraph|rethook|kprobe|kretprobe|return_to_handler|trampoline|function_graph|^0xffff/) {
 			mach += n; print "bench name=profile/sym kind=machinery sym=" sym " samples=" n }
 		}
-		END { printf "bench name=profile/summary hz=%d events=%d samples=%d own=%d machinery=%d\n", hz, events, total, own, mach }' /tmp/ptsyms - > /tmp/prof
+		END { printf "bench name=profile/summary hz=%d events=%d samples=%d own=%d machinery=%d consumer=%d\n", hz, events, total, own, mach, cons }' /tmp/ptsyms - > /tmp/prof
 	# Sampling cannot look inside pt_tracker_observe: it runs with IRQs
 	# off, so the clock's samples land when it re-enables them. The
 	# function_graph tracer times its out-of-line callees instead (each
@@ -481,11 +489,17 @@ fi
 # pagetrail (PAGETRAIL_HOTPROF=1) reads the clock between the section's
 # parts: their sums over three cuinit runs, and one clock read's cost.
 HPKO=/pt/modules/hotprof/pagetrail.ko
-if [ -f $HPKO ] && insmod $HPKO target=nvsim backend=2 $good; then
+if [ -f $HPKO ] && insmod $HPKO target=nvsim backend=2 $PT_SYNC $good; then
 	cuinit --gens 3 --drain > /dev/null
-	rmmod pagetrail && insmod $HPKO target=nvsim backend=2 $good
+	rmmod pagetrail && insmod $HPKO target=nvsim backend=2 $PT_SYNC $good
 	for i in 1 2 3; do cuinit --gens 3 --drain; done > /dev/null
 	emit "name=hotprof $(grep '^hotprof_' $PT/stats | sed 's/^hotprof_//' | tr '\n' ' ')"
+	rmmod pagetrail
+	# record first: the probe path's staging section, and the tracker's
+	# section now run by the consumer
+	insmod $HPKO target=nvsim backend=2 $PT_RF $good
+	for i in 1 2 3; do cuinit --gens 3 --drain; cat $PT/stats > /dev/null; done > /dev/null
+	emit "name=hotprof_rf $(grep '^hotprof_' $PT/stats | sed 's/^hotprof_//' | tr '\n' ' ')"
 	rmmod pagetrail
 	ok $(grep -q 'name=hotprof sections=[1-9]' $OUT; echo $?) "the IRQs-off section timed, part by part"
 else

@@ -106,6 +106,11 @@ static void parse_stats(struct pt_cov *c, const char *t)
 	c->frames_overflow = pt_kv_ll(t, "frames_overflow", 0);
 	c->frames_unbalanced = pt_kv_ll(t, "frames_unbalanced", 0);
 	c->decode_errors = pt_kv_ll(t, "nv_decode_errors", 0);
+	c->record_first = pt_kv_ll(t, "record_first", 0) == 1;
+	c->stage_observed = pt_kv_ll(t, "stage_observed", 0);
+	c->stage_consumed = pt_kv_ll(t, "stage_consumed", 0);
+	c->stage_buffered = pt_kv_ll(t, "stage_buffered", 0);
+	c->stage_lost = pt_kv_ll(t, "stage_lost", 0);
 }
 
 static void parse_target(struct pt_cov *c, const char *t)
@@ -171,6 +176,10 @@ static void find_reasons(struct pt_cov *c)
 	for (i = 0; i < c->ntp; i++)
 		if (!c->tp[i].hooked)
 			reason(c, "tracepoint %s not hooked", c->tp[i].name);
+	if (c->stage_lost)
+		reason(c, "staging lost %lld %s before interpretation",
+		       c->stage_lost,
+		       pt_pl(c->stage_lost, "observation", "observations"));
 	if (c->lost)
 		reason(c, "ring lost %lld %s", c->lost,
 		       pt_pl(c->lost, "record", "records"));
@@ -284,6 +293,21 @@ struct json_object *pt_cov_json(const struct pt_cov *c)
 	ADD_INT(r, c, dropped_frozen);
 	ADD_INT(r, c, lost);
 	json_object_object_add(o, "ring", r);
+	if (c->record_first) {
+		struct json_object *st = json_object_new_object();
+
+		json_object_object_add(st, "observed",
+				       json_object_new_int64(c->stage_observed));
+		json_object_object_add(st, "consumed",
+				       json_object_new_int64(c->stage_consumed));
+		json_object_object_add(st, "buffered",
+				       json_object_new_int64(c->stage_buffered));
+		json_object_object_add(st, "lost",
+				       json_object_new_int64(c->stage_lost));
+		json_object_object_add(o, "staging", st);
+	} else {
+		json_object_object_add(o, "staging", NULL);
+	}
 	ADD_INT(o, c, gaps);
 	ADD_INT(o, c, tracker_full);
 	ADD_INT(o, c, anomalies);

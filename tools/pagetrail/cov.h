@@ -48,6 +48,9 @@ struct pt_cov {
 	long long anomalies_dropped, frames_overflow, frames_unbalanced,
 		decode_errors;
 	long long seq_gaps; /* in the events this source holds (-1: none read) */
+	/* record_first=1: observations staged on the probe path */
+	int record_first;
+	long long stage_observed, stage_consumed, stage_buffered, stage_lost;
 	/* What was not observed, one short phrase each. */
 	char reasons[PT_COV_MAX_REASONS][96];
 	int nreasons;

@@ -110,6 +110,10 @@ static void print_text(const struct pt_src *s, const struct pt_cov *c,
 	printf("ring        produced=%lld read=%lld buffered=%lld lost=%lld (overwritten=%lld dropped_full=%lld dropped_frozen=%lld)\n",
 	       c->produced, c->read, c->buffered, c->lost, c->overwritten,
 	       c->dropped_full, c->dropped_frozen);
+	if (c->record_first)
+		printf("staging     observed=%lld interpreted=%lld buffered=%lld lost=%lld (record first)\n",
+		       c->stage_observed, c->stage_consumed, c->stage_buffered,
+		       c->stage_lost);
 	printf("tracked     %lld %s (capacity %lld, recycled %lld, full %lld):",
 	       c->tracked, pt_pl(c->tracked, "chunk", "chunks"), c->capacity,
 	       c->recycled, c->tracker_full);

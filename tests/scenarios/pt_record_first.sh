@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# record_first=1: the probes stage, a consumer interprets later. What the
+# product says must not change: the records name the observer (never the
+# consumer's kworker), come out in one time order across CPUs, keep the
+# culprit's stack taken on the probe path, freeze at the anomaly, and
+# account for every observation (observed = interpreted + staged + lost).
+# A staging ring too small for the load loses observations: counted,
+# shown by status, and never turned into a false anomaly.
+. /pt/lib/tap.sh
+. /pt/lib/pt.sh
+plan 25
+
+PT_PARAMS=record_first=1
+insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
+ok $? "nvsim and pagetrail loaded with record_first=1"
+is "$(kv record_first)" 1 "stats: record_first=1"
+
+cuinit --gens 2 --drain > /tmp/c.out
+pid=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c.out)
+cat $PT/events > /tmp/ev.txt
+cp $PT/stats /tmp/stats
+n=$(wc -l < /tmp/ev.txt)
+cmp_ok "$n" -gt 10000 "a CUDA-init run interpreted: $n records"
+is "$(grep -c ' comm=kworker' /tmp/ev.txt)" 0 "no record names the consumer (a kworker) as its observer"
+is "$(grep ' role=insert ' /tmp/ev.txt | grep -vc " pid=$pid ")" 0 "every insert names cuinit (pid $pid), the thread that mapped"
+is "$(grep ' role=scrub ' /tmp/ev.txt | grep -vc ' comm=nv_mem_pool_scr')" 0 "every scrub names the scrubber kthread"
+# The consumer merges the CPUs' staging by time: along the sequence
+# numbers, time never goes back, on either CPU or across them.
+awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	print f["seq"], f["ts"], f["cpu"] }' /tmp/ev.txt | sort -n > /tmp/order
+is "$(awk 'NR > 1 && $2 < ts { back++ } { ts = $2 } END { print back + 0 }' /tmp/order)" 0 \
+	"time never goes back along the sequence numbers"
+is "$(awk '{ print $3 }' /tmp/order | sort -u | tr '\n' ' ')" "0 1 " "records from both CPUs were merged"
+is "$(awk 'NR > 1 && $1 != s + 1 { g++ } { s = $1 } END { print g + 0 }' /tmp/order)" 0 "sequence numbers without a hole"
+obs=$(kv stage_observed /tmp/stats)
+is "$(kv stage_unaccounted /tmp/stats) $(kv stage_lost /tmp/stats) $(kv stage_buffered /tmp/stats)" "0 0 0" \
+	"observed ($obs) = interpreted + staged + lost; none lost, none left staged after a read"
+cmp_ok "$(kv stage_consumed /tmp/stats)" -ge "$n" "at least one interpreted observation per record"
+is "$(kv anomalies /tmp/stats) $(kv gaps /tmp/stats)" "0 0" "a clean run: 0 anomalies, 0 gaps"
+
+# The foreign put: the culprit's stack is taken on the probe path.
+foreign_run() { cuinit --foreign --seed $((2 + $1)) > /tmp/cuinit.out; }
+echo reset > $PT/control
+foreign_chain foreign_run
+ok $? "cuinit --foreign: the foreign put broke a later mmap (run $try of 3)"
+fpfn=$(grep '^foreign ' /tmp/cuinit.out | field pfn)
+fpid=$(grep '^foreign ' /tmp/cuinit.out | field pid)
+cat $PT/anomalies > /tmp/anomalies
+a=$(anomaly FREE_WHILE_POOLED "$fpfn")
+like "$a" " pid=$fpid .*comm=nvsim_foreign " "FREE_WHILE_POOLED on $fpfn names the foreign thread (pid $fpid)"
+like "$(anomaly_block FREE_WHILE_POOLED "$fpfn" | sed -n '/stack:/,$p' | tr '\n' ' ')" "nvsim_foreign" \
+	"its stack, taken on the probe path, is the foreign thread's"
+is "$(kv anomalies_unstacked)" 0 "every anomaly has its stack"
+rmmod pagetrail
+
+# freeze_on_anomaly: the interpreter freezes at the anomaly's record.
+PT_PARAMS="record_first=1 freeze_on_anomaly=1"
+pt_load ring_kb=32768
+foreign_chain foreign_run
+cat $PT/events > /tmp/fz.txt
+cp $PT/stats /tmp/stats
+last=$(tail -n 1 /tmp/fz.txt)
+like "$last" "anomaly=[A-Z]" "frozen: the last record kept is an anomaly's ($(echo "$last" | field anomaly))"
+is "$(grep -c 'anomaly=[A-Z]' /tmp/fz.txt)" 1 "and the only anomaly kept: the first one"
+cmp_ok "$(kv ring_dropped_frozen /tmp/stats)" -gt 0 "what was observed after it was counted, not kept"
+is "$(kv frozen $PT/control)" 1 "control: frozen=1"
+rmmod pagetrail
+
+# A staging ring far too small: 64 KiB per CPU, the consumer woken late.
+PT_PARAMS=
+pt_load ring_kb=32768 record_first=1 stage_kb=64 stage_wake_pct=90
+cuinit --gens 2 --drain > /dev/null
+cp $PT/stats /tmp/stats
+lost=$(kv stage_lost /tmp/stats)
+cmp_ok "$lost" -gt 0 "a 64 KiB staging ring lost observations ($lost)"
+is "$(kv stage_unaccounted /tmp/stats)" 0 "and still observed = interpreted + staged + lost"
+is "$(kv anomalies /tmp/stats)" 0 "no false anomaly: a loss leaves every chunk known unsure"
+pagetrail status > /tmp/status.txt
+like "$(cat /tmp/status.txt)" "staging lost [0-9]+ observations" "status says what was lost before interpretation"
+rmmod pagetrail && rmmod nvsim
+ok $? "unloaded"
+done_testing
