@@ -124,18 +124,22 @@ static bool pt_stage_creates(const struct pt_staged *e)
  */
 static bool pt_stage_wants_stack(const struct pt_obs *obs)
 {
+	bool no_pool_refs = obs->sampled_pool_refs && obs->pool_refs <= 0;
+
 	switch (obs->role) {
 	case PT_ROLE_FREE:
-	case PT_ROLE_ALLOC:
-	case PT_ROLE_RELEASE:
-	case PT_ROLE_UNREF:
+		/* Not the pool's own reclaim: a free of a page it may hold. */
 		return obs->cause != PT_CAUSE_RECLAIM;
+	case PT_ROLE_ALLOC:
+		return true;
+	case PT_ROLE_UNREF:
+		return no_pool_refs;
 	case PT_ROLE_INSERT:
 		/* A page mapped twice holds two references: that is fine. */
 		return obs->ret || (obs->sampled && obs->refcount <= 0);
 	case PT_ROLE_ADMIT:
 	case PT_ROLE_TAKE:
-		return obs->sampled && obs->refcount != 1;
+		return no_pool_refs || (obs->sampled && obs->refcount != 1);
 	default:
 		return obs->event_anomaly;
 	}
@@ -214,6 +218,9 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	e = &c->slots[head & (pt_stage_slots - 1)];
 	pt_recorder_who_raw(&e->made.who);
 	pt_tracker_epoch_now(&e->made.epoch, &e->made.partial);
+	/* The consumer points these at the stack it took, if any. */
+	e->made.stack = NULL;
+	e->made.nr_stack = 0;
 	pt_hotprof_mark(PT_HP_STAGE_WHO);
 	for (i = 0; i < n; i++) {
 		struct pt_staged *first = e;
@@ -262,24 +269,36 @@ bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 	u8 kinds[2] = { kind, PT_STAGE_ASSIGN_AFTER_TAKE };
 	struct pt_stage_batch *b;
 	unsigned long flags;
-	bool staged = true;
+	bool staged;
 	unsigned int i;
 
 	if (WARN_ON_ONCE(n > ARRAY_SIZE(kinds)))
 		return false;
-	local_irq_save(flags);
-	b = this_cpu_ptr(&pt_stage_batch);
-	/* A walk's observations wait in its batch (pt_stage_batch_open()). */
-	if (b->open && b->level == pt_stage_level()) {
-		if (b->n + n > ARRAY_SIZE(b->obs))
-			pt_stage_flush(b);
-		for (i = 0; i < n; i++) {
-			b->obs[b->n] = obs[i];
-			b->kinds[b->n++] = kinds[i];
+	/*
+	 * A walk's observations wait in its batch (pt_stage_batch_open()).
+	 * Only its own context level touches it, so appending needs no IRQs
+	 * off: an interrupt sees another level and stages on its own. A
+	 * preemptible caller has no batch: walks run with preemption off.
+	 */
+	if (!preemptible()) {
+		b = this_cpu_ptr(&pt_stage_batch);
+		if (b->open && b->level == pt_stage_level()) {
+			if (b->n + n > ARRAY_SIZE(b->obs)) {
+				local_irq_save(flags);
+				pt_stage_flush(b);
+				local_irq_restore(flags);
+			}
+			for (i = 0; i < n; i++) {
+				b->obs[b->n] = obs[i];
+				b->kinds[b->n] = kinds[i];
+				/* An interrupt reads n: the entry first. */
+				WRITE_ONCE(b->n, b->n + 1);
+			}
+			return true;
 		}
-	} else {
-		staged = pt_stage_write(obs, kinds, n);
 	}
+	local_irq_save(flags);
+	staged = pt_stage_write(obs, kinds, n);
 	local_irq_restore(flags);
 	return staged;
 }

@@ -361,9 +361,10 @@ static void pt_store_anomaly(const struct pagetrail_record *rec,
 			/* Record first: the observer's, if the probe took it. */
 			a->nr_stack = min_t(unsigned int, made->nr_stack,
 					    PT_STACK_DEPTH);
-			memcpy(a->stack, made->stack,
-			       a->nr_stack * sizeof(a->stack[0]));
-			if (!a->nr_stack)
+			if (a->nr_stack)
+				memcpy(a->stack, made->stack,
+				       a->nr_stack * sizeof(a->stack[0]));
+			else
 				pt_anomalies_unstacked++;
 		}
 	}

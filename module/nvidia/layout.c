@@ -169,6 +169,7 @@ static bool nv_alloc_order_plausible(u32 order, u32 num_pages)
 bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v)
 {
 	v->at = at;
+	v->ram_page = 0;
 	if (!nv_read_ulong(at + nv_layout.alloc_page_table, &v->page_table) ||
 	    !nv_read_u32(at + nv_layout.alloc_num_pages, &v->num_pages) ||
 	    !nv_read_u32(at + nv_layout.alloc_order, &v->order))
@@ -181,12 +182,31 @@ bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v)
 	return true;
 }
 
-bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va)
+/*
+ * A walk reads the page table entry by entry: a page of it found backed
+ * by RAM once (a vmalloc'd table: a page-table walk per check) stays so
+ * while the allocation, the caller's argument, is alive.
+ */
+bool nv_pte_virt(struct nv_alloc_view *v, u32 idx, unsigned long *va)
 {
-	return nv_read_ulong(v->page_table +
-				     (unsigned long)idx * nv_layout.pte_size +
-				     nv_layout.pte_virt_addr,
-			     va);
+	unsigned long addr = v->page_table +
+			     (unsigned long)idx * nv_layout.pte_size +
+			     nv_layout.pte_virt_addr;
+
+	if (v->ram_page && (addr & PAGE_MASK) == v->ram_page &&
+	    ((addr + sizeof(*va) - 1) & PAGE_MASK) == v->ram_page) {
+		if (!copy_from_kernel_nofault(va, (const void *)addr,
+					      sizeof(*va)))
+			return true;
+		nv_decode_error("unreadable driver memory at a layout offset",
+				addr);
+		return false;
+	}
+	if (!nv_read_ulong(addr, va))
+		return false;
+	if (((addr + sizeof(*va) - 1) & PAGE_MASK) == (addr & PAGE_MASK))
+		v->ram_page = addr & PAGE_MASK;
+	return true;
 }
 
 bool nv_pool_read(unsigned long pool, struct nv_pool_view *v)

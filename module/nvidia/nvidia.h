@@ -127,6 +127,8 @@ struct nv_alloc_view {
 	unsigned long page_table;
 	u32 num_pages;
 	u32 order;
+	/* a page of the page table already found backed by RAM (0: none) */
+	unsigned long ram_page;
 };
 
 struct nv_pool_view {
@@ -176,7 +178,7 @@ bool nv_read_ulong(unsigned long addr, unsigned long *v);
 bool nv_read_u32(unsigned long addr, u32 *v);
 void nv_decode_error(const char *what, unsigned long obj);
 bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v);
-bool nv_pte_virt(const struct nv_alloc_view *v, u32 idx, unsigned long *va);
+bool nv_pte_virt(struct nv_alloc_view *v, u32 idx, unsigned long *va);
 bool nv_pool_read(unsigned long pool, struct nv_pool_view *v);
 u32 nv_pool_aux(const struct nv_pool_view *p);
 u32 nv_pool_aux_at(unsigned long pool);
