@@ -36,6 +36,16 @@ void pt_sample_page(u64 pfn, struct pt_obs *obs)
 {
 }
 
+/* Record first's batches: these walks observe one by one here. */
+bool pt_stage_batch_open(void)
+{
+	return false;
+}
+
+void pt_stage_batch_close(bool opened)
+{
+}
+
 u64 pt_virt_to_pfn(unsigned long va, bool *ok)
 {
 	*ok = true;

@@ -20,8 +20,7 @@ bool pt_observe_made(const struct pt_obs *obs, const struct pt_made *made)
 	return true;
 }
 
-void pt_observe_event_made(const struct pt_obs *obs,
-			   const struct pt_made *made)
+void pt_observe_event_made(const struct pt_obs *obs, const struct pt_made *made)
 {
 	struct pagetrail_record rec;
 

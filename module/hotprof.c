@@ -21,10 +21,14 @@ struct pt_hotprof_cpu {
 static DEFINE_PER_CPU(struct pt_hotprof_cpu, pt_hotprof_cpu);
 
 static const char *const pt_hotprof_names[PT_HP_MAX] = {
-	[PT_HP_LOOKUP] = "lookup",   [PT_HP_RULE] = "rule",
-	[PT_HP_FILL] = "fill",	     [PT_HP_STAMP] = "stamp",
-	[PT_HP_HISTORY] = "history", [PT_HP_COUNT] = "count",
-	[PT_HP_RING] = "ring",	     [PT_HP_UNLOCK] = "unlock",
+	[PT_HP_LOOKUP] = "lookup",
+	[PT_HP_RULE] = "rule",
+	[PT_HP_FILL] = "fill",
+	[PT_HP_STAMP] = "stamp",
+	[PT_HP_HISTORY] = "history",
+	[PT_HP_COUNT] = "count",
+	[PT_HP_RING] = "ring",
+	[PT_HP_UNLOCK] = "unlock",
 	[PT_HP_STAGE_ENTER] = "stage_enter",
 	[PT_HP_STAGE_WHO] = "stage_who",
 	[PT_HP_STAGE_WRITE] = "stage_write",

@@ -243,6 +243,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	if (used < pt_stage_wake && used + n >= pt_stage_wake)
 		irq_work_queue(&c->kick);
 leave:
+	/* Pairs with the consumer's and stats' reads: the section is over. */
 	smp_store_release(&c->in_section, 0);
 	c->busy = false;
 	pt_hotprof_mark(PT_HP_STAGE_PUBLISH);
@@ -415,7 +416,8 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 	/* Off the probe path: the thread name made one token (record.c). */
 	pt_comm_sanitize(e.made.who.comm, sizeof(e.made.who.comm));
 	if (now > e.made.who.ts_ns)
-		pt_stage_lag_max = max(pt_stage_lag_max, now - e.made.who.ts_ns);
+		pt_stage_lag_max =
+			max(pt_stage_lag_max, now - e.made.who.ts_ns);
 	pt_stage_apply(&e, cpu);
 	pt_stage_consumed++;
 }
@@ -519,10 +521,13 @@ void pt_stage_get_stats(struct pt_stage_stats *st)
 		do {
 			while (READ_ONCE(c->in_section))
 				cpu_relax();
+			/* The flag, then the counters: pairs with its release. */
 			smp_rmb();
 			observed = READ_ONCE(c->observed);
 			lost = READ_ONCE(c->lost);
+			/* Pairs with the writer's release of head. */
 			head = smp_load_acquire(&c->head);
+			/* The counters, then the flag again. */
 			smp_rmb();
 		} while (READ_ONCE(c->in_section) ||
 			 READ_ONCE(c->observed) != observed);
@@ -562,12 +567,12 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 	INIT_WORK(&pt_stage_work, pt_stage_workfn);
 	if (!kb_per_cpu)
 		return 0;
-	pt_stage_slots = rounddown_pow_of_two(((unsigned long)kb_per_cpu << 10) /
-					      sizeof(struct pt_staged));
+	pt_stage_slots = rounddown_pow_of_two(
+		((unsigned long)kb_per_cpu << 10) / sizeof(struct pt_staged));
 	/* 0: at the first entry, the shortest lag; more: fewer, larger runs. */
 	pt_stage_wake = max_t(u32, 1, (u64)pt_stage_slots * wake_pct / 100);
-	pt_stage_taken = kcalloc(nr_cpu_ids, sizeof(*pt_stage_taken),
-				 GFP_KERNEL);
+	pt_stage_taken =
+		kcalloc(nr_cpu_ids, sizeof(*pt_stage_taken), GFP_KERNEL);
 	if (!pt_stage_taken)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {

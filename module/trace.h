@@ -28,17 +28,11 @@ PAGETRAIL_CAUSES(PT_TRACE_ENUM_CAUSE)
 #define PT_CAUSE_SYMBOLS PAGETRAIL_CAUSES(PT_SYM_CAUSE) { PT_CAUSE_MAX, "?" }
 
 /*
- * Who made the observation, where and when: ftrace's own pid, CPU and
- * time are the interpreter's, which with record_first=1 is the consumer
- * (a kworker, or the reader of a pagetrail file), not the observer.
+ * Who made the observation, where and when (ts_ns, pid, tgid, cpu, run,
+ * comm, in every event but devcg_deny): ftrace's own pid, CPU and time are
+ * the interpreter's, which with record_first=1 is the consumer (a kworker,
+ * or the reader of a pagetrail file), not the observer.
  */
-#define PT_TP_ACTOR_FIELDS			\
-	__field(u64, ts_ns)			\
-	__field(u32, pid)			\
-	__field(u32, tgid)			\
-	__field(u16, cpu)			\
-	__field(u8, run)			\
-	__array(char, comm, 16)
 #define PT_TP_ACTOR_ASSIGN(r)					\
 	do {							\
 		__entry->ts_ns = (r)->ts_ns;			\
@@ -49,13 +43,17 @@ PAGETRAIL_CAUSES(PT_TRACE_ENUM_CAUSE)
 		memcpy(__entry->comm, (r)->comm, 16);		\
 	} while (0)
 #define PT_TP_ACTOR_FMT "pid=%u comm=%.16s cpu=%u "
-#define PT_TP_ACTOR_ARGS __entry->pid, __entry->comm, __entry->cpu
 
 DECLARE_EVENT_CLASS(pagetrail_page,
 	TP_PROTO(const struct pagetrail_record *r),
 	TP_ARGS(r),
 	TP_STRUCT__entry(
-		PT_TP_ACTOR_FIELDS
+		__field(u64, ts_ns)
+		__field(u32, pid)
+		__field(u32, tgid)
+		__field(u16, cpu)
+		__field(u8, run)
+		__array(char, comm, 16)
 		__field(u64, seq)
 		__field(u64, pfn)
 		__field(u64, token)
@@ -99,7 +97,7 @@ DECLARE_EVENT_CLASS(pagetrail_page,
 		__entry->gap = !!(r->rflags & PT_RF_GAP);
 	),
 	TP_printk(PT_TP_ACTOR_FMT "seq=%llu pfn=0x%llx order=%u %s->%s cause=%s gen=%u token=%016llx alloc=%u idx=%u ref=%d map=%d head=0x%llx ret=%d gap=%u anomaly=%s",
-		  PT_TP_ACTOR_ARGS, __entry->seq, __entry->pfn, __entry->order,
+		  __entry->pid, __entry->comm, __entry->cpu, __entry->seq, __entry->pfn, __entry->order,
 		  __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
 		  __print_symbolic(__entry->to_state, PT_STATE_SYMBOLS),
 		  __print_symbolic(__entry->cause, PT_CAUSE_SYMBOLS),
@@ -126,7 +124,12 @@ DECLARE_EVENT_CLASS(pagetrail_map,
 	TP_PROTO(const struct pagetrail_record *r),
 	TP_ARGS(r),
 	TP_STRUCT__entry(
-		PT_TP_ACTOR_FIELDS
+		__field(u64, ts_ns)
+		__field(u32, pid)
+		__field(u32, tgid)
+		__field(u16, cpu)
+		__field(u8, run)
+		__array(char, comm, 16)
 		__field(u64, seq)
 		__field(u64, token)
 		__field(u64, failed_pfn)
@@ -148,7 +151,7 @@ DECLARE_EVENT_CLASS(pagetrail_map,
 		__entry->cause = r->cause;
 	),
 	TP_printk(PT_TP_ACTOR_FMT "seq=%llu token=%016llx cause=%s inserts=%u ret=%d inner_ret=%d failed_pfn=0x%llx usage=%u",
-		  PT_TP_ACTOR_ARGS, __entry->seq, __entry->token,
+		  __entry->pid, __entry->comm, __entry->cpu, __entry->seq, __entry->token,
 		  __print_symbolic(__entry->cause, PT_CAUSE_SYMBOLS),
 		  __entry->inserts, __entry->ret, __entry->inner_ret, __entry->failed_pfn,
 		  __entry->usage)
@@ -164,7 +167,12 @@ TRACE_EVENT(anomaly,
 	TP_PROTO(const struct pagetrail_record *r),
 	TP_ARGS(r),
 	TP_STRUCT__entry(
-		PT_TP_ACTOR_FIELDS
+		__field(u64, ts_ns)
+		__field(u32, pid)
+		__field(u32, tgid)
+		__field(u16, cpu)
+		__field(u8, run)
+		__array(char, comm, 16)
 		__field(u64, seq)
 		__field(u64, pfn)
 		__field(u64, token)
@@ -190,7 +198,7 @@ TRACE_EVENT(anomaly,
 		__entry->from_state = r->from_state;
 	),
 	TP_printk(PT_TP_ACTOR_FMT "seq=%llu kind=%s pfn=0x%llx state=%s gen=%u ref=%d token=%016llx prev_token=%016llx all=0x%x",
-		  PT_TP_ACTOR_ARGS, __entry->seq, __print_symbolic(__entry->anomaly, PT_ANOMALY_SYMBOLS),
+		  __entry->pid, __entry->comm, __entry->cpu, __entry->seq, __print_symbolic(__entry->anomaly, PT_ANOMALY_SYMBOLS),
 		  __entry->pfn, __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
 		  __entry->generation, __entry->refcount, __entry->token,
 		  __entry->prev_token, __entry->anomalies)

@@ -355,8 +355,8 @@ static void pt_store_anomaly(const struct pagetrail_record *rec,
 			memset(&a->page, 0, sizeof(a->page));
 		/* The current thread: the culprit, or for INSERT_ZERO_REF the victim. */
 		if (!made) {
-			a->nr_stack = stack_trace_save(a->stack, PT_STACK_DEPTH,
-						       2);
+			a->nr_stack =
+				stack_trace_save(a->stack, PT_STACK_DEPTH, 2);
 		} else {
 			/* Record first: the observer's, if the probe took it. */
 			a->nr_stack = min_t(unsigned int, made->nr_stack,

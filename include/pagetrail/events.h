@@ -12,8 +12,7 @@ struct pt_made;
 /* Probe context: observe now, or stage for later (record first). */
 bool pt_observe(const struct pt_obs *obs);
 void pt_observe_event(const struct pt_obs *obs);
-bool pt_observe_take_or_fresh(const struct pt_obs *take,
-			      struct pt_obs *assign);
+bool pt_observe_take_or_fresh(const struct pt_obs *take, struct pt_obs *assign);
 
 /* Interpret one observation; @made: staged earlier, else NULL (now). */
 bool pt_observe_made(const struct pt_obs *obs, const struct pt_made *made);
