@@ -205,22 +205,18 @@ pt_down() { # CFG ROUND
 up_none() { :; }
 down_none() { :; }
 events_none() { echo 0; }
-up_ptf() { pt_up ptf "$1" 2 "$PT_RF" && sw "$1" 1 ptf/detach_attach -- sh -c \
-	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
-down_ptf() { pt_down ptf "$1"; }
-events_ptf() { pt_events; }
-up_ptk() { pt_up ptk "$1" 1 "$PT_RF" && sw "$1" 1 ptk/detach_attach -- sh -c \
-	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
-down_ptk() { pt_down ptk "$1"; }
-events_ptk() { pt_events; }
-up_pts() { pt_up pts "$1" 2 "$PT_SYNC" && sw "$1" 1 pts/detach_attach -- sh -c \
-	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
-down_pts() { pt_down pts "$1"; }
-events_pts() { pt_events; }
-up_ptsk() { pt_up ptsk "$1" 1 "$PT_SYNC" && sw "$1" 1 ptsk/detach_attach -- sh -c \
-	"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"; }
-down_ptsk() { pt_down ptsk "$1"; }
-events_ptsk() { pt_events; }
+# A detach and an attach, timed: the cost of coming and going.
+pt_cycle() { # CFG ROUND
+	sw "$2" 1 "$1/detach_attach" -- sh -c \
+		"echo detach > $PT/control && echo attach > $PT/control && grep -q '^state=attached' $PT/control"
+}
+up_ptf() { pt_up ptf "$1" 2 "$PT_RF" && pt_cycle ptf "$1"; }
+up_ptk() { pt_up ptk "$1" 1 "$PT_RF" && pt_cycle ptk "$1"; }
+up_pts() { pt_up pts "$1" 2 "$PT_SYNC" && pt_cycle pts "$1"; }
+up_ptsk() { pt_up ptsk "$1" 1 "$PT_SYNC" && pt_cycle ptsk "$1"; }
+for c in ptf ptk pts ptsk; do
+	eval "down_$c() { pt_down $c \"\$1\"; }; events_$c() { pt_events; }"
+done
 up_detached() {
 	pt_up detached "$1" 0 || return 1
 	sw "$1" 1 detached/detach -- sh -c "echo detach > $PT/control"
