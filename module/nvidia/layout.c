@@ -14,6 +14,7 @@
 #include <linux/nodemask.h>
 #include <pagetrail/memsafe.h>
 #include <pagetrail/stage.h>
+#include <pagetrail/hitcount.h>
 #include "nvidia.h"
 
 /* --- layout parameters ------------------------------------------------- */
@@ -89,6 +90,8 @@ u32 nv_allocations(void)
  * Every counter, while handlers on other CPUs add to them: one atomic
  * store each (a memset's plain stores could tear or undo an increment).
  */
+DEFINE_PER_CPU(u64[NV_HIT_MAX], nv_hits);
+
 void nv_stats_reset(void)
 {
 	atomic64_t *c = (atomic64_t *)&nv_stats;
@@ -97,6 +100,7 @@ void nv_stats_reset(void)
 	BUILD_BUG_ON(sizeof(nv_stats) % sizeof(*c));
 	for (i = 0; i < sizeof(nv_stats) / sizeof(*c); i++)
 		atomic64_set(&c[i], 0);
+	pt_hit_reset(nv_hits);
 }
 
 static unsigned int nv_walk_max = PT_NV_WALK_CHUNKS;

@@ -8,6 +8,7 @@
 
 #include <linux/mm.h>
 #include <linux/ptrace.h>
+#include <pagetrail/hitcount.h>
 #include "nvidia.h"
 
 /* --- mapping: nvidia_mmap, nvidia_mmap_helper, vm_insert_page ----------- */
@@ -110,7 +111,7 @@ void nv_insert_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	if (d->from_driver) {
 		d->obs.token = pt_token(nv_vma_alloc(d->vma));
 		d->obs.owner_known = true;
-		atomic64_inc(&nv_stats.inserts);
+		pt_hit_inc(nv_hits, NV_HIT_INSERTS);
 		if (d->obs.ret)
 			atomic64_inc(&nv_stats.insert_failed);
 	}

@@ -65,7 +65,6 @@ struct pt_nv_stats {
 	atomic64_t shrink_scan_freed;
 	atomic64_t mmaps;
 	atomic64_t mmap_failed;
-	atomic64_t inserts;
 	atomic64_t insert_failed;
 	/* nvidia_mmap_numa: device memory, no allocation behind the VMA. */
 	atomic64_t inserts_unowned;
@@ -113,6 +112,10 @@ bool nv_target_going(void);
 
 extern struct pt_nv_layout nv_layout;
 extern struct pt_nv_stats nv_stats;
+
+/* What every hit of a hot probe counts: per CPU (hitcount.h). */
+enum nv_hit { NV_HIT_INSERTS, NV_HIT_MAX };
+DECLARE_PER_CPU(u64[NV_HIT_MAX], nv_hits);
 void nv_stats_reset(void);
 /*
  * Allocation numbers ("allocation #" in records and diagnoses): never

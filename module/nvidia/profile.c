@@ -11,6 +11,7 @@
 #include <linux/nodemask.h>
 #include <linux/seq_file.h>
 #include <pagetrail/rules.h>
+#include <pagetrail/hitcount.h>
 #include "nvidia.h"
 
 /*
@@ -455,7 +456,7 @@ static void nv_show_stats(struct seq_file *m)
 	S(shrink_scan_freed);
 	S(mmaps);
 	S(mmap_failed);
-	S(inserts);
+	seq_printf(m, "nv_inserts=%llu\n", pt_hit_sum(nv_hits, NV_HIT_INSERTS));
 	S(insert_failed);
 	S(inserts_unowned);
 	S(admit_refused);

@@ -54,12 +54,6 @@ struct pp_stats {
 	atomic64_t pools_unknown;
 	/* registry full: the pool's records carry serial 0 */
 	atomic64_t registry_full;
-	atomic64_t takes;
-	atomic64_t recycles_cache;
-	atomic64_t recycles_ring;
-	atomic64_t releases;
-	atomic64_t bulk_recycles;
-	atomic64_t unrefs;
 	/* a fragment page found over-released at the next hand-out */
 	atomic64_t frag_underflows;
 	/* a fragment page drained whole and handed out again in place */
@@ -72,6 +66,18 @@ struct pp_stats {
 };
 
 extern struct pp_stats pp_stats;
+
+/* What every page of a pool counts: per CPU (hitcount.h). */
+enum pp_hit {
+	PP_HIT_TAKES,
+	PP_HIT_RECYCLES_CACHE,
+	PP_HIT_RECYCLES_RING,
+	PP_HIT_BULK_RECYCLES,
+	PP_HIT_RELEASES,
+	PP_HIT_UNREFS,
+	PP_HIT_MAX
+};
+DECLARE_PER_CPU(u64[PP_HIT_MAX], pp_hits);
 
 /* --- registry.c: the pools pagetrail has seen, by address and serial --- */
 

@@ -14,9 +14,11 @@
 #include <linux/poison.h>
 #include <linux/netdevice.h>
 #include <linux/workqueue.h>
+#include <pagetrail/hitcount.h>
 #include "pagepool.h"
 
 struct pp_stats pp_stats;
+DEFINE_PER_CPU(u64[PP_HIT_MAX], pp_hits);
 
 /* The signature page_pool stamps into pp_magic, without the DMA index bits. */
 static bool pp_page_signed(const struct page *page)
@@ -115,7 +117,7 @@ static void pp_taken(const struct page_pool *pool, struct page *page)
 {
 	struct pt_obs obs = { .role = PT_ROLE_TAKE, .create = true };
 
-	atomic64_inc(&pp_stats.takes);
+	pt_hit_inc(pp_hits, PP_HIT_TAKES);
 	pp_obs_page(&obs, pool, page);
 	pt_observe(&obs);
 	/* Handed out: the pool's page is its holder's until the last put. */
@@ -189,8 +191,8 @@ static void pp_admit(const struct page_pool *pool, struct page *page,
 			      .create = true,
 			      .owner_known = true };
 
-	atomic64_inc(cache ? &pp_stats.recycles_cache :
-			     &pp_stats.recycles_ring);
+	pt_hit_inc(pp_hits,
+		   cache ? PP_HIT_RECYCLES_CACHE : PP_HIT_RECYCLES_RING);
 	pp_obs_page(&obs, pool, page);
 	/* Teardown began: a page cached now is stranded (nothing takes). */
 	obs.owner_dying = cache && READ_ONCE(pool->destroy_cnt);
@@ -238,7 +240,7 @@ static void pp_bulk_page(const struct page_pool *pool, struct page *page,
 	cache = pp_to_cache(pool, allow_direct, *cached);
 	if (cache)
 		(*cached)++;
-	atomic64_inc(&pp_stats.bulk_recycles);
+	pt_hit_inc(pp_hits, PP_HIT_BULK_RECYCLES);
 	pp_admit(pool, page, cache);
 }
 
@@ -308,7 +310,7 @@ int pp_unref_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pool = READ_ONCE(page->pp);
 	if (!pool || !pp_pool_counts_refs(pool) || pp_page_refs(page) == 1)
 		return 1;
-	atomic64_inc(&pp_stats.unrefs);
+	pt_hit_inc(pp_hits, PP_HIT_UNREFS);
 	pp_obs_page(&obs, pool, page);
 	pt_observe(&obs);
 	return 0;
@@ -568,7 +570,7 @@ void pp_tp_release(void *data, const struct page_pool *pool,
 	if (!page || !pt_tracker_maybe_tracked(page_to_pfn(page)))
 		return;
 	pt_tp_count(data);
-	atomic64_inc(&pp_stats.releases);
+	pt_hit_inc(pp_hits, PP_HIT_RELEASES);
 	pp_obs_page(&obs, pool, page);
 	obs.aux = release;
 	pt_observe(&obs);

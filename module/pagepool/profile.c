@@ -11,6 +11,7 @@
 
 #include <linux/module.h>
 #include <linux/seq_file.h>
+#include <pagetrail/hitcount.h>
 #include "pagepool.h"
 
 /* role: the names one role goes by across kernels (see struct pt_probe) */
@@ -170,12 +171,14 @@ static void pp_show_stats(struct seq_file *m)
 	S(pools_gone);
 	S(pools_unknown);
 	S(registry_full);
-	S(takes);
-	S(recycles_cache);
-	S(recycles_ring);
-	S(bulk_recycles);
-	S(releases);
-	S(unrefs);
+#define H(x, i) seq_printf(m, "pp_" #x "=%llu\n", pt_hit_sum(pp_hits, i))
+	H(takes, PP_HIT_TAKES);
+	H(recycles_cache, PP_HIT_RECYCLES_CACHE);
+	H(recycles_ring, PP_HIT_RECYCLES_RING);
+	H(bulk_recycles, PP_HIT_BULK_RECYCLES);
+	H(releases, PP_HIT_RELEASES);
+	H(unrefs, PP_HIT_UNREFS);
+#undef H
 	S(frag_underflows);
 	S(frag_reuses);
 	S(net_iov);
@@ -208,6 +211,7 @@ static void pp_reset_stats(void)
 	/* One by one: handlers on other CPUs are counting. */
 	for (i = 0; i < sizeof(pp_stats) / sizeof(*c); i++)
 		atomic64_set(&c[i], 0);
+	pt_hit_reset(pp_hits);
 }
 
 const struct pt_profile pt_profile_pagepool = {
