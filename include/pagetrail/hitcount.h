@@ -14,19 +14,19 @@
 /* @var: DEFINE_PER_CPU(u64 [N], var); any context, preemptible included. */
 #define pt_hit_inc(var, idx) this_cpu_inc((var)[idx])
 
-#define pt_hit_sum(var, idx)                                     \
-	({                                                       \
-		u64 __sum = 0;                                   \
-		int __cpu;                                       \
-		for_each_possible_cpu(__cpu)                     \
+#define pt_hit_sum(var, idx)                                          \
+	({                                                            \
+		u64 __sum = 0;                                        \
+		int __cpu;                                            \
+		for_each_possible_cpu(__cpu)                          \
 			__sum += READ_ONCE(per_cpu(var, __cpu)[idx]); \
-		__sum;                                           \
+		__sum;                                                \
 	})
 
-#define pt_hit_reset(var)                                              \
-	do {                                                           \
-		int __cpu;                                             \
-		for_each_possible_cpu(__cpu)                           \
+#define pt_hit_reset(var)                                                   \
+	do {                                                                \
+		int __cpu;                                                  \
+		for_each_possible_cpu(__cpu)                                \
 			memset(per_cpu_ptr(&(var), __cpu), 0, sizeof(var)); \
 	} while (0)
 
