@@ -39,9 +39,12 @@
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
 
+/* 128 bytes: two cache lines, 8192 entries a MiB. */
 struct pt_staged {
 	struct pt_obs obs;
-	struct pt_made made; /* made.stack: set by the consumer */
+	struct pt_who who;
+	u16 epoch; /* the attach epoch then (pt_tracker_epoch_now) */
+	bool partial; /* probes were coming or going then */
 	u8 kind;
 	bool stacked; /* the next entry of this CPU's stack ring is ours */
 };
@@ -78,6 +81,8 @@ struct pt_stage_cpu {
 
 static DEFINE_PER_CPU(struct pt_stage_cpu, pt_stage_cpu);
 static DEFINE_PER_CPU(struct pt_stage_batch, pt_stage_batch);
+
+static_assert(sizeof(struct pt_staged) == 128);
 static bool pt_stage_on;
 static u32 pt_stage_slots; /* entries per CPU, a power of two */
 static u32 pt_stage_wake; /* wake the consumer when this many are staged */
@@ -216,18 +221,18 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	}
 	/* Who and when, once, into the first entry; the others copy it. */
 	e = &c->slots[head & (pt_stage_slots - 1)];
-	pt_recorder_who_raw(&e->made.who);
-	pt_tracker_epoch_now(&e->made.epoch, &e->made.partial);
-	/* The consumer points these at the stack it took, if any. */
-	e->made.stack = NULL;
-	e->made.nr_stack = 0;
+	pt_recorder_who_raw(&e->who);
+	pt_tracker_epoch_now(&e->epoch, &e->partial);
 	pt_hotprof_mark(PT_HP_STAGE_WHO);
 	for (i = 0; i < n; i++) {
 		struct pt_staged *first = e;
 
 		e = &c->slots[(head + i) & (pt_stage_slots - 1)];
-		if (i)
-			e->made = first->made;
+		if (i) {
+			e->who = first->who;
+			e->epoch = first->epoch;
+			e->partial = first->partial;
+		}
 		e->obs = obs[i];
 		e->kind = kinds[i];
 		if (pt_stage_creates(e))
@@ -352,22 +357,23 @@ struct pt_stage_cursor {
 };
 
 /* Interpret one entry; @src: the CPU that staged it. */
-static void pt_stage_apply(struct pt_staged *e, int src)
+static void pt_stage_apply(struct pt_staged *e, const struct pt_made *made,
+			   int src)
 {
 	switch (e->kind) {
 	case PT_STAGE_PAGE:
-		pt_observe_made(&e->obs, &e->made);
+		pt_observe_made(&e->obs, made);
 		break;
 	case PT_STAGE_EVENT:
-		pt_observe_event_made(&e->obs, &e->made);
+		pt_observe_event_made(&e->obs, made);
 		break;
 	case PT_STAGE_TAKE_OR_FRESH:
-		pt_stage_taken[src] = pt_take_if_pooled(&e->obs, &e->made);
+		pt_stage_taken[src] = pt_take_if_pooled(&e->obs, made);
 		break;
 	case PT_STAGE_ASSIGN_AFTER_TAKE:
 		e->obs.cause = pt_stage_taken[src] ? PT_CAUSE_POOL :
 						     PT_CAUSE_FRESH;
-		pt_observe_made(&e->obs, &e->made);
+		pt_observe_made(&e->obs, made);
 		break;
 	}
 	if (pt_stage_creates(e))
@@ -388,8 +394,8 @@ static int pt_stage_next(struct pt_stage_cursor *cur, u64 limit)
 			continue;
 		e = &c->slots[cur[cpu].pos & (pt_stage_slots - 1)];
 		/* Ties go to the lower CPU: cpus are visited in order. */
-		if (e->made.who.ts_ns < best_ts) {
-			best_ts = e->made.who.ts_ns;
+		if (e->who.ts_ns < best_ts) {
+			best_ts = e->who.ts_ns;
 			best = cpu;
 		}
 	}
@@ -400,6 +406,7 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 {
 	struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
 	struct pt_stage_stack st;
+	struct pt_made made = {};
 	struct pt_staged e;
 
 	e = c->slots[cur[cpu].pos & (pt_stage_slots - 1)];
@@ -407,18 +414,20 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 		st = c->stacks[c->stack_tail & (PT_STAGE_STACKS - 1)];
 		/* Pairs with the writer's acquire: the stack slot is free. */
 		smp_store_release(&c->stack_tail, c->stack_tail + 1);
-		e.made.stack = st.ent;
-		e.made.nr_stack = st.nr;
+		made.stack = st.ent;
+		made.nr_stack = st.nr;
 	}
 	cur[cpu].pos++;
 	/* Pairs with the writer's acquire: the slot is free again. */
 	smp_store_release(&c->tail, cur[cpu].pos);
+	made.who = e.who;
+	made.epoch = e.epoch;
+	made.partial = e.partial;
 	/* Off the probe path: the thread name made one token (record.c). */
-	pt_comm_sanitize(e.made.who.comm, sizeof(e.made.who.comm));
-	if (now > e.made.who.ts_ns)
-		pt_stage_lag_max =
-			max(pt_stage_lag_max, now - e.made.who.ts_ns);
-	pt_stage_apply(&e, cpu);
+	pt_comm_sanitize(made.who.comm, sizeof(made.who.comm));
+	if (now > made.who.ts_ns)
+		pt_stage_lag_max = max(pt_stage_lag_max, now - made.who.ts_ns);
+	pt_stage_apply(&e, &made, cpu);
 	pt_stage_consumed++;
 }
 

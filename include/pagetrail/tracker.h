@@ -49,17 +49,27 @@ struct pt_page_view {
 };
 
 /* The page facts a probe sampled, and who observed what. */
+/* Laid out without holes: record first copies it into its staging. */
 struct pt_obs {
 	u64 pfn; /* chunk head, or the page itself for INSERT */
 	u64 token; /* owner allocation (ASSIGN/ADMIT/TAKE/INSERT) */
+	long pool_refs; /* the pool's own references to the page */
+	u64 head_pfn; /* sampled: the compound head */
 	u32 alloc_seq;
 	u32 index;
 	u32 aux;
 	int ret;
 	int inner_ret;
+	/* sampled page facts */
+	int refcount;
+	int mapcount;
+	u32 page_flags;
 	u8 role;
 	u8 cause;
 	u8 order;
+	u8 compound_order; /* sampled */
+	bool sampled;
+	bool sampled_pool_refs; /* pool_refs above is valid */
 	bool owner_known; /* INSERT: token is the VMA's allocation */
 	bool create; /* start tracking the chunk if unknown */
 	bool tracked_only; /* an untracked chunk: nothing to say */
@@ -72,15 +82,6 @@ struct pt_obs {
 	 * state machine judges it, so the profile names the kind.
 	 */
 	u8 event_anomaly;
-	bool sampled_pool_refs; /* pool_refs below is valid */
-	long pool_refs; /* the pool's own references to the page */
-	/* sampled page facts */
-	bool sampled;
-	int refcount;
-	int mapcount;
-	u64 head_pfn;
-	u8 compound_order;
-	u32 page_flags;
 };
 
 /*
