@@ -49,6 +49,12 @@ struct pt_staged {
 	bool stacked; /* the next entry of this CPU's stack ring is ours */
 };
 
+/* The consumer's view of one CPU for one run. */
+struct pt_stage_cursor {
+	u64 pos;
+	u64 end;
+};
+
 /* A walk's observations, staged together at its end or when full. */
 struct pt_stage_batch {
 	struct pt_obs obs[PT_STAGE_BATCH_MAX];
@@ -96,6 +102,11 @@ static u64 pt_stage_ns;
 static u64 pt_stage_lag_max;
 /* Per source CPU: whether its last staged take-or-fresh took the chunk. */
 static bool *pt_stage_taken;
+/*
+ * The consumer's cursors, one per CPU, allocated once: a consumer that
+ * allocated would observe itself taking pages the pool freed.
+ */
+static struct pt_stage_cursor *pt_stage_cur;
 /* Admissions staged, not interpreted yet, by pfn hash. */
 static atomic_t pt_stage_pending[1 << PT_PENDING_BITS];
 
@@ -350,12 +361,6 @@ void pt_stage_batch_close(bool opened)
 	local_irq_restore(flags);
 }
 
-/* The consumer's view of one CPU for one run. */
-struct pt_stage_cursor {
-	u64 pos;
-	u64 end;
-};
-
 /* Interpret one entry; @src: the CPU that staged it. */
 static void pt_stage_apply(struct pt_staged *e, const struct pt_made *made,
 			   int src)
@@ -434,7 +439,7 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 /* Interpret everything staged before now, oldest first. */
 void pt_stage_drain(void)
 {
-	struct pt_stage_cursor *cur;
+	struct pt_stage_cursor *cur = pt_stage_cur;
 	unsigned int done = 0;
 	bool more = false;
 	u64 limit, t0;
@@ -442,13 +447,7 @@ void pt_stage_drain(void)
 
 	if (!pt_stage_enabled())
 		return;
-	cur = kcalloc(nr_cpu_ids, sizeof(*cur), GFP_KERNEL);
 	mutex_lock(&pt_stage_lock);
-	if (!cur) {
-		/* No cursor, no merge: the next run does it; never out of order. */
-		queue_work(system_highpri_wq, &pt_stage_work);
-		goto out;
-	}
 	t0 = local_clock();
 	limit = t0;
 	/* The limit before the flags: pairs with pt_stage_push()'s smp_mb(). */
@@ -472,9 +471,7 @@ void pt_stage_drain(void)
 		more |= cur[cpu].pos != cur[cpu].end;
 	pt_stage_runs++;
 	pt_stage_ns += local_clock() - t0;
-out:
 	mutex_unlock(&pt_stage_lock);
-	kfree(cur);
 	/* Staged after the limit, and no kick since: run again. */
 	if (more)
 		queue_work(system_highpri_wq, &pt_stage_work);
@@ -567,6 +564,8 @@ static void pt_stage_free(void)
 	}
 	kfree(pt_stage_taken);
 	pt_stage_taken = NULL;
+	kfree(pt_stage_cur);
+	pt_stage_cur = NULL;
 }
 
 int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
@@ -582,8 +581,11 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 	pt_stage_wake = max_t(u32, 1, (u64)pt_stage_slots * wake_pct / 100);
 	pt_stage_taken =
 		kcalloc(nr_cpu_ids, sizeof(*pt_stage_taken), GFP_KERNEL);
-	if (!pt_stage_taken)
+	pt_stage_cur = kcalloc(nr_cpu_ids, sizeof(*pt_stage_cur), GFP_KERNEL);
+	if (!pt_stage_taken || !pt_stage_cur) {
+		pt_stage_free();
 		return -ENOMEM;
+	}
 	for_each_possible_cpu(cpu) {
 		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
 

@@ -21,7 +21,14 @@ cat $PT/events > /tmp/ev.txt
 cp $PT/stats /tmp/stats
 n=$(wc -l < /tmp/ev.txt)
 cmp_ok "$n" -gt 10000 "a CUDA-init run interpreted: $n records"
-is "$(grep -c ' comm=kworker' /tmp/ev.txt)" 0 "no record names the consumer (a kworker) as its observer"
+# The consumer is a high-priority kworker (kworker/N:MH); other kworkers
+# may observe for real (PREEMPT_RT frees pages from them). It allocates
+# nothing, or it would be seen taking pages the pool freed (it was, on
+# PREEMPT_RT, while it allocated its cursors each run). Records drained
+# by a reader (cat, below) name their observers: see the inserts.
+grep -m 3 -E ' comm=kworker/[0-9]+:[0-9]+H ' /tmp/ev.txt | while read -r l; do diag "$l"; done
+is "$(grep -cE ' comm=kworker/[0-9]+:[0-9]+H ' /tmp/ev.txt)" 0 \
+	"no record names the consumer's kworker as the observer"
 is "$(grep ' role=insert ' /tmp/ev.txt | grep -vc " pid=$pid ")" 0 "every insert names cuinit (pid $pid), the thread that mapped"
 is "$(grep ' role=scrub ' /tmp/ev.txt | grep -vc ' comm=nv_mem_pool_scr')" 0 "every scrub names the scrubber kthread"
 # The consumer merges the CPUs' staging by time: along the sequence
@@ -50,7 +57,13 @@ a=$(anomaly FREE_WHILE_POOLED "$fpfn")
 like "$a" " pid=$fpid .*comm=nvsim_foreign " "FREE_WHILE_POOLED on $fpfn names the foreign thread (pid $fpid)"
 like "$(anomaly_block FREE_WHILE_POOLED "$fpfn" | sed -n '/stack:/,$p' | tr '\n' ' ')" "nvsim_foreign" \
 	"its stack, taken on the probe path, is the foreign thread's"
-is "$(kv anomalies_unstacked)" 0 "every anomaly has its stack"
+# Anomalies judged from the chunk's state on the driver's own path have no
+# stack: counted, and shown as such.
+awk '/^anomaly=/ { if (on && !frames) n++; on = 1; frames = 0; st = 0; next }
+	/^  stack:/ { st = 1; next } /^  [a-z]/ { st = 0 } st && /^    / { frames++ }
+	END { if (on && !frames) n++; print n + 0 }' /tmp/anomalies > /tmp/unstacked
+is "$(kv anomalies_unstacked)" "$(cat /tmp/unstacked)" \
+	"anomalies without a stack: as many as the counter says ($(cat /tmp/unstacked))"
 rmmod pagetrail
 
 # freeze_on_anomaly: the interpreter freezes at the anomaly's record.
