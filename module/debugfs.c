@@ -139,11 +139,11 @@ static void pt_stats_show_stage(struct seq_file *m,
 		"stage_lost=%llu\nstage_unaccounted=%lld\nstage_stacks=%llu\n"
 		"stage_stacks_lost=%llu\nstage_consumer_runs=%llu\n"
 		"stage_consumer_ns=%llu\nstage_lag_max_ns=%llu\n"
-		"anomalies_unstacked=%llu\n",
+		"stage_shared_writes=%llu\nanomalies_unstacked=%llu\n",
 		ss.observed, ss.consumed, ss.buffered, ss.lost,
 		(s64)(ss.observed - ss.consumed - ss.buffered - ss.lost),
 		ss.stacks, ss.stacks_lost, ss.consumer_runs, ss.consumer_ns,
-		ss.lag_max_ns, ts->anomalies_unstacked);
+		ss.lag_max_ns, ss.shared_writes, ts->anomalies_unstacked);
 }
 
 static int pt_stats_show(struct seq_file *m, void *v)

@@ -82,6 +82,8 @@ struct pt_stage_cpu {
 	u64 lost;
 	u64 stacks_taken;
 	u64 stacks_lost;
+	/* writes to a cache line other CPUs write too (pending, epoch) */
+	u64 shared_writes;
 	struct irq_work kick;
 };
 
@@ -208,6 +210,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		/* Inside this CPU's section (an NMI): counted inside it too. */
 		c->observed += n;
 		c->lost += n;
+		c->shared_writes++;
 		pt_tracker_new_epoch();
 		return false;
 	}
@@ -227,6 +230,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		 * have moved unseen, as while probes come and go.
 		 */
 		c->lost += n;
+		c->shared_writes++;
 		pt_tracker_new_epoch();
 		goto leave;
 	}
@@ -246,8 +250,10 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		}
 		e->obs = obs[i];
 		e->kind = kinds[i];
-		if (pt_stage_creates(e))
+		if (pt_stage_creates(e)) {
 			atomic_inc(pt_pending_slot(e->obs.pfn));
+			c->shared_writes++;
+		}
 		pt_stage_take_stack(c, e);
 		e = first;
 	}
@@ -498,6 +504,7 @@ void pt_stage_clear(void)
 		c->lost = 0;
 		c->stacks_taken = 0;
 		c->stacks_lost = 0;
+		c->shared_writes = 0;
 	}
 	memset(pt_stage_pending, 0, sizeof(pt_stage_pending));
 	pt_stage_consumed = 0;
@@ -541,6 +548,7 @@ void pt_stage_get_stats(struct pt_stage_stats *st)
 		st->lost += lost;
 		st->stacks += READ_ONCE(c->stacks_taken);
 		st->stacks_lost += READ_ONCE(c->stacks_lost);
+		st->shared_writes += READ_ONCE(c->shared_writes);
 		st->buffered += head - c->tail;
 	}
 	st->consumed = pt_stage_consumed;

@@ -34,6 +34,12 @@ struct pt_stage_stats {
 	u64 lost; /* staging full, or an observation nested in another */
 	u64 stacks; /* stacks the probe path took */
 	u64 stacks_lost; /* wanted, but the stack slots were full */
+	/*
+	 * Writes the probe path made to a cache line other CPUs write too:
+	 * a staged admission's pre-filter counter (one of 256 lines, by
+	 * pfn), a loss's new epoch. Everything else it writes is its CPU's.
+	 */
+	u64 shared_writes;
 	u64 consumer_runs;
 	u64 consumer_ns; /* the consumer's time, all runs */
 	u64 lag_max_ns; /* the longest an observation waited */
