@@ -24,6 +24,14 @@ pt_record_first() {
 	tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.record_first=\([01]\)$/record_first=\1/p'
 }
 
+# then_drain CMD...: a shell command line that runs CMD, then reads
+# pagetrail's stats, which interprets what record first still holds staged,
+# and exits with CMD's status: for "trace-cmd record ... sh -c", which stops
+# tracing as soon as its command ends (README, Tracepoints).
+then_drain() {
+	echo "$*; rc=\$?; cat $PT/stats > /dev/null; exit \$rc"
+}
+
 # Load nvsim, then pagetrail through the loader (BTF where the kernel gives
 # modules BTF, else the .ko's DWARF). Extra arguments go to pagetrail, and
 # $PT_PARAMS to every load of the scenario (foreign_chain's reloads too).

@@ -12,7 +12,8 @@ ok $? "nvsim and pagetrail loaded"
 # recording: keep enough that the short-lived foreign thread is still there.
 echo 8192 > /sys/kernel/tracing/saved_cmdlines_size
 echo 1 > $P/fault_foreign_put
-taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tc.err
+taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat \
+	sh -c "$(then_drain cuinit --foreign --seed 3)" > /tmp/cuinit.out 2> /tmp/tc.err
 ok $? "trace-cmd record -e pagetrail around cuinit --foreign"
 echo 0 > $P/fault_foreign_put
 f=$(grep '^foreign ' /tmp/cuinit.out)
@@ -58,7 +59,8 @@ echo 1 > $P/fault_foreign_put
 # The agent reads the ring as slowly as TCG lets it: size the ring here so
 # that no record is overwritten before it goes out.
 echo 32768 > /sys/kernel/tracing/buffer_size_kb
-taskset -c 0 trace-cmd record -q -N 127.0.0.1:18765 -e pagetrail -e task:task_newtask -e task:task_rename cuinit --foreign --seed 3 > /tmp/cuinit.out 2> /tmp/tcn.err
+taskset -c 0 trace-cmd record -q -N 127.0.0.1:18765 -e pagetrail -e task:task_newtask -e task:task_rename \
+	sh -c "$(then_drain cuinit --foreign --seed 3)" > /tmp/cuinit.out 2> /tmp/tcn.err
 echo 0 > $P/fault_foreign_put
 # The listener forks a child per client, which merges the per-CPU streams
 # into the .dat after the client leaves and then exits; its "CPUn data
@@ -106,7 +108,7 @@ fi
 # A small recording (stale context, nozero) handed to the host as a fixture
 # for its --trace tests and the fuzz seeds, when it is small enough.
 echo 1 > $P/fault_stale_context
-trace-cmd record -q -e pagetrail -o /tmp/stale.dat cuinit --stale=nozero > /tmp/cuinit.out 2> /dev/null
+trace-cmd record -q -e pagetrail -o /tmp/stale.dat sh -c "$(then_drain cuinit --stale=nozero)" > /tmp/cuinit.out 2> /dev/null
 echo 0 > $P/fault_stale_context
 pfn=$(grep '^free .*name=stale' /tmp/cuinit.out | field first_pfn)
 pagetrail diagnose --trace /tmp/stale.dat > /tmp/st.txt

@@ -37,6 +37,8 @@ trace_run() { # CUINIT-ARGS...
 	echo 1 > $T/events/pagetrail/enable
 	echo 1 > $T/tracing_on
 	cuinit "$@" > /tmp/cuinit.out
+	# Record first: what is still staged goes out before tracing stops.
+	cat $PT/stats > /dev/null
 	echo 0 > $T/tracing_on
 	echo 0 > $T/events/page_ref/enable
 	echo 0 > $T/events/pagetrail/enable

@@ -8,19 +8,23 @@
 # shown by status, and never turned into a false anomaly.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 25
+plan 26
 
 PT_PARAMS=record_first=1
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded with record_first=1"
 is "$(kv record_first)" 1 "stats: record_first=1"
 
-cuinit --gens 2 --drain > /tmp/c.out
-pid=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c.out)
+# Two CUDA-init runs at once, one on each CPU: both CPUs stage.
+taskset -c 0 cuinit --gens 2 --drain > /tmp/c0.out &
+taskset -c 1 cuinit --gens 2 --drain --seed 2 > /tmp/c1.out
+wait
+pid0=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c0.out)
+pid1=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c1.out)
 cat $PT/events > /tmp/ev.txt
 cp $PT/stats /tmp/stats
 n=$(wc -l < /tmp/ev.txt)
-cmp_ok "$n" -gt 10000 "a CUDA-init run interpreted: $n records"
+cmp_ok "$n" -gt 20000 "two CUDA-init runs interpreted: $n records"
 # The consumer is a high-priority kworker (kworker/N:MH); other kworkers
 # may observe for real (PREEMPT_RT frees pages from them). It allocates
 # nothing, or it would be seen taking pages the pool freed (it was, on
@@ -29,7 +33,8 @@ cmp_ok "$n" -gt 10000 "a CUDA-init run interpreted: $n records"
 grep -m 3 -E ' comm=kworker/[0-9]+:[0-9]+H ' /tmp/ev.txt | while read -r l; do diag "$l"; done
 is "$(grep -cE ' comm=kworker/[0-9]+:[0-9]+H ' /tmp/ev.txt)" 0 \
 	"no record names the consumer's kworker as the observer"
-is "$(grep ' role=insert ' /tmp/ev.txt | grep -vc " pid=$pid ")" 0 "every insert names cuinit (pid $pid), the thread that mapped"
+is "$(grep ' role=insert ' /tmp/ev.txt | grep -vcE " cpu=(0 pid=$pid0|1 pid=$pid1) ")" 0 \
+	"every insert names the cuinit that mapped (pid $pid0 on CPU 0, $pid1 on CPU 1)"
 is "$(grep ' role=scrub ' /tmp/ev.txt | grep -vc ' comm=nv_mem_pool_scr')" 0 "every scrub names the scrubber kthread"
 # The consumer merges the CPUs' staging by time: along the sequence
 # numbers, time never goes back, on either CPU or across them.
@@ -38,6 +43,8 @@ awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 is "$(awk 'NR > 1 && $2 < ts { back++ } { ts = $2 } END { print back + 0 }' /tmp/order)" 0 \
 	"time never goes back along the sequence numbers"
 is "$(awk '{ print $3 }' /tmp/order | sort -u | tr '\n' ' ')" "0 1 " "records from both CPUs were merged"
+is "$(awk 'NR > 1 && $3 != c { s++ } { c = $3 } END { print (s > 100) }' /tmp/order)" 1 \
+	"and they interleave (more than 100 switches from one CPU to the other)"
 is "$(awk 'NR > 1 && $1 != s + 1 { g++ } { s = $1 } END { print g + 0 }' /tmp/order)" 0 "sequence numbers without a hole"
 obs=$(kv stage_observed /tmp/stats)
 is "$(kv stage_unaccounted /tmp/stats) $(kv stage_lost /tmp/stats) $(kv stage_buffered /tmp/stats)" "0 0 0" \

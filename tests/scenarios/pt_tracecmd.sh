@@ -20,7 +20,7 @@ is "$(grep -cxE 'admit|scrub|take|assign|reclaim|free|release|alloc|insert|map|v
 # the checks read the run in which the chain happened.
 record() {
 	taskset -c 0 trace-cmd record -q -b 20000 -e pagetrail -o /tmp/tc.dat \
-		cuinit --foreign --seed $((2 + $1)) > /tmp/cuinit.out 2>/tmp/tc.err
+		sh -c "$(then_drain cuinit --foreign --seed $((2 + $1)))" > /tmp/cuinit.out 2>/tmp/tc.err
 	rc=$?
 }
 foreign_chain record
@@ -45,7 +45,8 @@ like "$(grep ' map: ' /tmp/tc.txt | grep 'ret=-11')" "inner_ret=-22 failed_pfn=$
 
 echo reset > $PT/control
 echo 1 > /sys/module/nvsim/parameters/fault_noncomp
-perf record -q --no-buildid-cache -e 'pagetrail:*' -a -o /tmp/perf.data -- cuinit --noncomp > /tmp/nc.out 2>/tmp/perf.err
+perf record -q --no-buildid-cache -e 'pagetrail:*' -a -o /tmp/perf.data -- \
+	sh -c "$(then_drain cuinit --noncomp)" > /tmp/nc.out 2>/tmp/perf.err
 ok $? "perf record -e 'pagetrail:*' around cuinit --noncomp"
 echo 0 > /sys/module/nvsim/parameters/fault_noncomp
 perf script -i /tmp/perf.data > /tmp/perf.txt 2>/dev/null
