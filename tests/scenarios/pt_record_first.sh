@@ -15,9 +15,10 @@ insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded with record_first=1"
 is "$(kv record_first)" 1 "stats: record_first=1"
 
-# Two CUDA-init runs at once, one on each CPU: both CPUs stage.
-taskset -c 0 cuinit --gens 2 --drain > /tmp/c0.out &
-taskset -c 1 cuinit --gens 2 --drain --seed 2 > /tmp/c1.out
+# Two CUDA-init runs at once, one on each CPU (cuinit pins itself): both
+# CPUs stage.
+cuinit --cpu 0 --gens 2 --drain > /tmp/c0.out &
+cuinit --cpu 1 --gens 2 --drain --seed 2 > /tmp/c1.out
 wait
 pid0=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c0.out)
 pid1=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c1.out)
