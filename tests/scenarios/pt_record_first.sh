@@ -8,15 +8,15 @@
 # shown by status, and never turned into a false anomaly.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 26
+plan 25
 
 PT_PARAMS=record_first=1
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded with record_first=1"
 is "$(kv record_first)" 1 "stats: record_first=1"
 
-# Two CUDA-init runs at once, one on each CPU (cuinit pins itself): both
-# CPUs stage.
+# Two CUDA-init runs, one pinned on each CPU (cuinit pins itself), started
+# together: both CPUs stage (nvsim lets one run's allocations go at a time).
 cuinit --cpu 0 --gens 2 --drain > /tmp/c0.out &
 cuinit --cpu 1 --gens 2 --drain --seed 2 > /tmp/c1.out
 wait
@@ -44,8 +44,6 @@ awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
 is "$(awk 'NR > 1 && $2 < ts { back++ } { ts = $2 } END { print back + 0 }' /tmp/order)" 0 \
 	"time never goes back along the sequence numbers"
 is "$(awk '{ print $3 }' /tmp/order | sort -u | tr '\n' ' ')" "0 1 " "records from both CPUs were merged"
-is "$(awk 'NR > 1 && $3 != c { s++ } { c = $3 } END { print (s > 100) }' /tmp/order)" 1 \
-	"and they interleave (more than 100 switches from one CPU to the other)"
 is "$(awk 'NR > 1 && $1 != s + 1 { g++ } { s = $1 } END { print g + 0 }' /tmp/order)" 0 "sequence numbers without a hole"
 obs=$(kv stage_observed /tmp/stats)
 is "$(kv stage_unaccounted /tmp/stats) $(kv stage_lost /tmp/stats) $(kv stage_buffered /tmp/stats)" "0 0 0" \
