@@ -138,6 +138,8 @@ is "$(echo "$m" | field result)" reclaimed "memory pressure: reclaim freed pool 
 pagetrail diagnose > /tmp/d.txt
 rc=$?
 grep -v '^  ' /tmp/d.txt >&2
+# what coverage misses, if anything, with its reasons
+sed -n '/^coverage/,$p' /tmp/d.txt | while read -r l; do diag "$l"; done
 is "$(grep -c '^finding' /tmp/d.txt)" 0 "shrinker and memory pressure: no finding"
 is "$rc" 0 "shrinker and memory pressure: exit 0"
 rmmod pagetrail && rmmod nvsim
