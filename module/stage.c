@@ -12,8 +12,9 @@
  * clock after the limit was read (the flag, smp_mb(), the clock; against
  * the limit, smp_mb(), the flag), so nothing stamped before the limit can
  * appear after it was passed: the merge never goes backwards. Across CPUs
- * this is as exact as the clock (sched_clock_stable(): one TSC), as for
- * ftrace's and perf's own per-CPU buffers.
+ * this is as exact as the clock: with one TSC (sched_clock_stable()) as
+ * is; where sched_clock is unstable the CPUs' clocks may disagree by up to
+ * a tick, and the consumer waits two ticks after reading its limit.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -36,6 +37,8 @@
 #define PT_STAGE_STACKS 64 /* stacks per CPU, a power of two */
 #define PT_STAGE_BATCH_MAX 16 /* a walk's observations staged at once */
 #define PT_PENDING_BITS 12
+/* CPUs' local_clock() may disagree by this much (unstable sched_clock). */
+#define PT_STAGE_SKEW_TICKS 2
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
 
@@ -453,9 +456,17 @@ void pt_stage_drain(void)
 
 	if (!pt_stage_enabled())
 		return;
+	limit = local_clock();
+	/*
+	 * Where sched_clock is unstable (these VMs: "Unstable clock
+	 * detected" at boot) each CPU's clock is kept within a tick of the
+	 * time of day on its own: CPUs disagree by up to a tick or two. An
+	 * observation another CPU stamped before the limit is staged once
+	 * two ticks have passed; where the clock is stable this is lag only.
+	 */
+	schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
 	mutex_lock(&pt_stage_lock);
 	t0 = local_clock();
-	limit = t0;
 	/* The limit before the flags: pairs with pt_stage_push()'s smp_mb(). */
 	smp_mb();
 	for_each_possible_cpu(cpu) {
