@@ -14,7 +14,8 @@
  * appear after it was passed: the merge never goes backwards. Across CPUs
  * this is as exact as the clock: with one TSC (sched_clock_stable()) as
  * is; where sched_clock is unstable the CPUs' clocks may disagree by up to
- * a tick, and the consumer waits two ticks after reading its limit.
+ * a tick, and the consumer waits two ticks after reading its limit when
+ * any CPU staged within two ticks of it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -76,6 +77,7 @@ struct pt_stage_cpu {
 	struct pt_staged *slots;
 	struct pt_stage_stack *stacks;
 	u64 head; /* next entry to write: the writer's, released */
+	u64 last_ts; /* the time of the last entry this CPU staged */
 	u64 tail; /* next entry to read: the consumer's, released */
 	u32 stack_head;
 	u32 stack_tail;
@@ -261,6 +263,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		e = first;
 	}
 	pt_hotprof_mark(PT_HP_STAGE_WRITE);
+	WRITE_ONCE(c->last_ts, e->who.ts_ns);
 	/* Pairs with the consumer's acquire: the entries are whole. */
 	smp_store_release(&c->head, head + n);
 	staged = true;
@@ -460,11 +463,19 @@ void pt_stage_drain(void)
 	/*
 	 * Where sched_clock is unstable (these VMs: "Unstable clock
 	 * detected" at boot) each CPU's clock is kept within a tick of the
-	 * time of day on its own: CPUs disagree by up to a tick or two. An
-	 * observation another CPU stamped before the limit is staged once
-	 * two ticks have passed; where the clock is stable this is lag only.
+	 * time of day on its own: CPUs disagree by up to a tick or two, and
+	 * an observation another CPU stamps before the limit may be staged
+	 * after it was read. If any CPU staged within two ticks of the limit,
+	 * wait two ticks: such an observation is staged by then. If none
+	 * did, one staged later has a time past everything taken here.
 	 */
-	schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu_ptr(&pt_stage_cpu, cpu)->last_ts) +
+			    PT_STAGE_SKEW_TICKS * TICK_NSEC >
+		    limit) {
+			schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
+			break;
+		}
 	mutex_lock(&pt_stage_lock);
 	t0 = local_clock();
 	/* The limit before the flags: pairs with pt_stage_push()'s smp_mb(). */
