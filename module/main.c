@@ -62,7 +62,7 @@ static unsigned int stage_kb;
 module_param(stage_kb, uint, 0444);
 MODULE_PARM_DESC(
 	stage_kb,
-	"record_first=1: staging per CPU in KiB (0: as ring_kb, at most 65536; 64..65536)");
+	"record_first=1: staging per CPU in KiB (0: ring_kb within 1024..4096; 64..65536)");
 
 static unsigned int stage_wake_pct;
 module_param(stage_wake_pct, uint, 0444);
@@ -171,8 +171,9 @@ static int pt_check_module_params(void)
 		       max_pages);
 		return -EINVAL;
 	}
+	/* Staging only bridges the consumer's lag: not below 1 MiB a CPU. */
 	if (!stage_kb)
-		stage_kb = min(ring_kb, 65536u);
+		stage_kb = clamp(ring_kb, 1024u, 4096u);
 	if (stage_kb < 64 || stage_kb > 65536) {
 		pr_err("stage_kb=%u: must be 64..65536\n", stage_kb);
 		return -EINVAL;

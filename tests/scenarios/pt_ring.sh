@@ -9,7 +9,9 @@
 . /pt/lib/pt.sh
 plan 13
 
-insmod /pt/modules/nvsim.ko && pt_load ring_kb=64 overwrite=0
+# Staging large enough that the ring, not record first's staging, is what
+# a CUDA-init run overflows.
+insmod /pt/modules/nvsim.ko && pt_load ring_kb=64 overwrite=0 stage_kb=16384
 ok $? "pagetrail with a 64 KiB ring per CPU, stop-on-full"
 is "$(kv overwrite $PT/control)" 0 "control shows overwrite=0"
 cuinit --gens 1 --drain > /dev/null
