@@ -120,6 +120,15 @@ unsigned int nv_walk_cap(void)
  * Every address read here is a driver object plus a layout offset: if it
  * cannot be read, the offsets do not describe this driver, so detach.
  */
+/* A read of memory already known to be RAM (nv_read() checks it). */
+static bool nv_read_ram(unsigned long addr, void *dst, size_t len)
+{
+	if (!copy_from_kernel_nofault(dst, (const void *)addr, len))
+		return true;
+	nv_decode_error("unreadable driver memory at a layout offset", addr);
+	return false;
+}
+
 bool nv_read(unsigned long addr, void *dst, size_t len)
 {
 	if (!pt_ram_readable(addr, len)) {
@@ -127,10 +136,7 @@ bool nv_read(unsigned long addr, void *dst, size_t len)
 				addr);
 		return false;
 	}
-	if (!copy_from_kernel_nofault(dst, (const void *)addr, len))
-		return true;
-	nv_decode_error("unreadable driver memory at a layout offset", addr);
-	return false;
+	return nv_read_ram(addr, dst, len);
 }
 
 bool nv_read_ulong(unsigned long addr, unsigned long *v)
@@ -198,14 +204,8 @@ bool nv_pte_virt(struct nv_alloc_view *v, u32 idx, unsigned long *va)
 			     nv_layout.pte_virt_addr;
 
 	if (v->ram_page && (addr & PAGE_MASK) == v->ram_page &&
-	    ((addr + sizeof(*va) - 1) & PAGE_MASK) == v->ram_page) {
-		if (!copy_from_kernel_nofault(va, (const void *)addr,
-					      sizeof(*va)))
-			return true;
-		nv_decode_error("unreadable driver memory at a layout offset",
-				addr);
-		return false;
-	}
+	    ((addr + sizeof(*va) - 1) & PAGE_MASK) == v->ram_page)
+		return nv_read_ram(addr, va, sizeof(*va));
 	if (!nv_read_ulong(addr, va))
 		return false;
 	if (((addr + sizeof(*va) - 1) & PAGE_MASK) == (addr & PAGE_MASK))
