@@ -21,6 +21,7 @@
 
 #include <linux/hash.h>
 #include <linux/irq_work.h>
+#include <linux/kthread.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
@@ -28,7 +29,6 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
-#include <linux/workqueue.h>
 #include <pagetrail/stage.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/events.h>
@@ -101,7 +101,14 @@ static u32 pt_stage_slots; /* entries per CPU, a power of two */
 static u32 pt_stage_wake; /* wake the consumer when this many are staged */
 /* The consumer: one at a time, in process context. */
 static DEFINE_MUTEX(pt_stage_lock);
-static struct work_struct pt_stage_work;
+/*
+ * Its own thread, made at load: a workqueue may fork a spare worker the
+ * first time it is used, and that fork's allocations on the kicking CPU
+ * take the pages the traced code just freed there (a freed pool page
+ * reused by the tracer's own worker, seen in pt_tracecmd).
+ */
+static struct task_struct *pt_stage_task;
+static bool pt_stage_kicked;
 /* Under pt_stage_lock. */
 static u64 pt_stage_consumed;
 static u64 pt_stage_runs;
@@ -188,10 +195,17 @@ static void pt_stage_take_stack(struct pt_stage_cpu *c, struct pt_staged *e)
 	e->stacked = true;
 }
 
-/* High priority: a consumer starved by the traced load loses observations. */
+/* Any context but NMI: wake the consumer, which allocates nothing. */
+static void pt_stage_wake_consumer(void)
+{
+	/* The flag before the wake: pairs with the thread's state, then flag. */
+	WRITE_ONCE(pt_stage_kicked, true);
+	wake_up_process(pt_stage_task);
+}
+
 static void pt_stage_kick_fn(struct irq_work *w)
 {
-	queue_work(system_highpri_wq, &pt_stage_work);
+	pt_stage_wake_consumer();
 }
 
 /*
@@ -502,12 +516,26 @@ void pt_stage_drain(void)
 	mutex_unlock(&pt_stage_lock);
 	/* Staged after the limit, and no kick since: run again. */
 	if (more)
-		queue_work(system_highpri_wq, &pt_stage_work);
+		pt_stage_wake_consumer();
 }
 
-static void pt_stage_workfn(struct work_struct *work)
+/* High priority: a consumer starved by the traced load loses observations. */
+static int pt_stage_thread(void *unused)
 {
-	pt_stage_drain();
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop()) {
+			__set_current_state(TASK_RUNNING);
+			return 0;
+		}
+		if (!READ_ONCE(pt_stage_kicked)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		WRITE_ONCE(pt_stage_kicked, false);
+		pt_stage_drain();
+	}
 }
 
 void pt_stage_clear(void)
@@ -602,7 +630,6 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 {
 	int cpu;
 
-	INIT_WORK(&pt_stage_work, pt_stage_workfn);
 	if (!kb_per_cpu)
 		return 0;
 	pt_stage_slots = rounddown_pow_of_two(
@@ -629,6 +656,18 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 		}
 		init_irq_work(&c->kick, pt_stage_kick_fn);
 	}
+	pt_stage_task = kthread_run(pt_stage_thread, NULL, "pagetrail_stage");
+	if (IS_ERR(pt_stage_task)) {
+		int err = PTR_ERR(pt_stage_task);
+
+		pr_err("record first: cannot start the consumer thread (%d)\n",
+		       err);
+		pt_stage_task = NULL;
+		pt_stage_free();
+		return err;
+	}
+	/* As a high-priority kworker would run. */
+	set_user_nice(pt_stage_task, MIN_NICE);
 	WRITE_ONCE(pt_stage_on, true);
 	return 0;
 }
@@ -642,7 +681,8 @@ void pt_stage_exit(void)
 		return;
 	for_each_possible_cpu(cpu)
 		irq_work_sync(&per_cpu_ptr(&pt_stage_cpu, cpu)->kick);
-	cancel_work_sync(&pt_stage_work);
+	kthread_stop(pt_stage_task);
+	pt_stage_task = NULL;
 	WRITE_ONCE(pt_stage_on, false);
 	pt_stage_free();
 }

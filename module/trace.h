@@ -30,7 +30,7 @@ PAGETRAIL_CAUSES(PT_TRACE_ENUM_CAUSE)
 /*
  * Who made the observation, where and when (ts_ns, pid, tgid, cpu, run,
  * comm, in every event but devcg_deny): ftrace's own pid, CPU and time are
- * the interpreter's, which with record_first=1 is the consumer (a kworker,
+ * the interpreter's, which with record_first=1 is the consumer (its thread,
  * or the reader of a pagetrail file), not the observer. Written out in
  * each class: checkpatch takes a macro of field declarations for a bug.
  */

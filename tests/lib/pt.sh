@@ -79,14 +79,16 @@ anomaly_block() {
 # the page on its CPU, where the next order-0 allocation there (a kworker,
 # kmemleak's scan, a recorder thread) may take it before the pool hands it
 # out: then the insert succeeds on a page with a new owner and no chain
-# follows, the kernel's timing and not pagetrail's. Sets try; 0 when the
-# chain happened.
+# follows (or the mmap fails on a page the other owner holds), the kernel's
+# timing and not pagetrail's. Sets try; 0 when the chain happened.
 foreign_chain() {
 	for try in 1 2 3; do
 		echo 1 > /sys/module/nvsim/parameters/fault_foreign_put
 		"$1" "$try"
 		echo 0 > /sys/module/nvsim/parameters/fault_foreign_put
-		grep -q "^mmap .*rc=-1" /tmp/cuinit.out && return 0
+		# nvsim's own word: the failed mmap's page still had no reference.
+		grep -q "^mmap .*rc=-1" /tmp/cuinit.out &&
+			grep -q "^owner .*refcount=0$" /tmp/cuinit.out && return 0
 		[ $try = 3 ] && return 1
 		diag "run $try: the foreign thread's freed page was taken by someone else first; again"
 		rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768 ||

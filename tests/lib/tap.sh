@@ -14,6 +14,7 @@ ok() {	# ok COND-RC DESCRIPTION
 	else
 		echo "not ok $_tap_n - $2"
 		_tap_fail=$((_tap_fail + 1))
+		return 1
 	fi
 }
 
@@ -24,11 +25,12 @@ is() {	# is GOT EXPECTED DESCRIPTION
 		ok 1 "$3"
 		echo "#   got: '$1'"
 		echo "#   expected: '$2'"
+		return 1
 	fi
 }
 
 isnt() {	# isnt GOT UNEXPECTED DESCRIPTION
-	if [ "$1" != "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'"; fi
+	if [ "$1" != "$2" ]; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'"; return 1; fi
 }
 
 cmp_ok() {	# cmp_ok A OP B DESCRIPTION   (numeric: -eq -ne -lt -le -gt -ge)
@@ -37,6 +39,7 @@ cmp_ok() {	# cmp_ok A OP B DESCRIPTION   (numeric: -eq -ne -lt -le -gt -ge)
 	else
 		ok 1 "$4"
 		echo "#   '$1' $2 '$3' is false"
+		return 1
 	fi
 }
 
@@ -46,6 +49,7 @@ like() {	# like STRING REGEX DESCRIPTION
 	else
 		ok 1 "$3"
 		echo "#   '$1' does not match /$2/"
+		return 1
 	fi
 }
 

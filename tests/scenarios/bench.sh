@@ -417,7 +417,7 @@ emit "name=memory chunks_a=131072 $(echo "$a" | sed 's/capacity=[0-9]* //; s/kb=
 # symbol's samples x period / probe hits is its cost per event. Reported
 # per symbol of pagetrail's module and of the probe machinery (fprobe,
 # ftrace, fgraph, rethook, kprobes) that runs only because something is
-# attached; the consumer's samples (its kworker) are summed apart: that
+# attached; the consumer's samples (its thread) are summed apart: that
 # time is off the driver's path.
 if command -v perf > /dev/null && insmod $PTKO backend=2 $PT_RF $good; then
 	hz=2000
@@ -435,8 +435,8 @@ if command -v perf > /dev/null && insmod $PTKO backend=2 $PT_RF $good; then
 		FILENAME == "/tmp/ptsyms" { own_sym[$1] = 1; next }
 		/^#/ || NF < 6 || $5 != "[k]" { next }
 		{ n = $2; comm = $3; sym = $6; total += n
-		  # the reader draining between runs (cat) and the kworker: the consumer
-		  if (comm ~ /^kworker/ || comm == "cat") { if (sym in own_sym) cons += n; next }
+		  # the reader draining between runs (cat) and the thread: the consumer
+		  if (comm == "pagetrail_stage" || comm == "cat") { if (sym in own_sym) cons += n; next }
 		  if (sym in own_sym) { own += n; print "bench name=profile/sym kind=own sym=" sym " samples=" n }
 		  # an unresolved kernel address is a trampoline ftrace allocated
 		  else if (sym ~ /fprobe|ftrace|fgraph|rethook|kprobe|kretprobe|return_to_handler|trampoline|function_graph|^0xffff/) {

@@ -102,7 +102,8 @@ if [ -n "$lost" ]; then
 		"listen/record -N lost records and says so; the live files, complete, give one Z8 finding"
 else
 	is "$(grep -c '^finding' /tmp/live2.txt) $(grep '^finding' /tmp/net.txt)" "1 $(grep '^finding' /tmp/live2.txt)" \
-		"listen/record -N and the live files give the same (one) finding"
+		"listen/record -N and the live files give the same (one) finding" ||
+		diag "$(grep -E '^(stage_|events_)' $PT/stats | tr '\n' ' ')"
 fi
 
 # A small recording (stale context, nozero) handed to the host as a fixture

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # record_first=1: the probes stage, a consumer interprets later. What the
 # product says must not change: the records name the observer (never the
-# consumer's kworker), come out in one time order across CPUs, keep the
+# consumer's thread), come out in one time order across CPUs, keep the
 # culprit's stack taken on the probe path, freeze at the anomaly, and
 # account for every observation (observed = interpreted + staged + lost).
 # A staging ring too small for the load loses observations: counted,
 # shown by status, and never turned into a false anomaly.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 25
+plan 27
 
 PT_PARAMS=record_first=1
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
@@ -26,14 +26,15 @@ cat $PT/events > /tmp/ev.txt
 cp $PT/stats /tmp/stats
 n=$(wc -l < /tmp/ev.txt)
 cmp_ok "$n" -gt 20000 "two CUDA-init runs interpreted: $n records"
-# The consumer is a high-priority kworker (kworker/N:MH); other kworkers
-# may observe for real (PREEMPT_RT frees pages from them). It allocates
+# The consumer is pagetrail's own thread, made at load: kworkers may
+# observe for real (PREEMPT_RT frees pages from them). It allocates
 # nothing, or it would be seen taking pages the pool freed (it was, on
 # PREEMPT_RT, while it allocated its cursors each run). Records drained
 # by a reader (cat, below) name their observers: see the inserts.
-grep -m 3 -E ' comm=kworker/[0-9]+:[0-9]+H ' /tmp/ev.txt | while read -r l; do diag "$l"; done
-is "$(grep -cE ' comm=kworker/[0-9]+:[0-9]+H ' /tmp/ev.txt)" 0 \
-	"no record names the consumer's kworker as the observer"
+is "$(cat /proc/[0-9]*/comm 2> /dev/null | grep -cx pagetrail_stage)" 1 "one consumer thread, pagetrail_stage"
+grep -m 3 ' comm=pagetrail_stage ' /tmp/ev.txt | while read -r l; do diag "$l"; done
+is "$(grep -c ' comm=pagetrail_stage ' /tmp/ev.txt)" 0 \
+	"no record names the consumer's thread as the observer"
 is "$(grep ' role=insert ' /tmp/ev.txt | grep -vcE " cpu=(0 pid=$pid0|1 pid=$pid1) ")" 0 \
 	"every insert names the cuinit that mapped (pid $pid0 on CPU 0, $pid1 on CPU 1)"
 is "$(grep ' role=scrub ' /tmp/ev.txt | grep -vc ' comm=nv_mem_pool_scr')" 0 "every scrub names the scrubber kthread"
@@ -98,4 +99,5 @@ pagetrail status > /tmp/status.txt
 like "$(cat /tmp/status.txt)" "staging lost [0-9]+ observations" "status says what was lost before interpretation"
 rmmod pagetrail && rmmod nvsim
 ok $? "unloaded"
+is "$(cat /proc/[0-9]*/comm 2> /dev/null | grep -cx pagetrail_stage)" 0 "and the consumer thread with it"
 done_testing

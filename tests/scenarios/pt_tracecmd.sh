@@ -38,7 +38,12 @@ grep ' free: ' /tmp/tc.txt | grep "pfn=$pfn " | grep -q 'nvsim_foreign.*pooled_c
 ok $? "free of $pfn by nvsim_foreign, pooled_clean->freed, cause=foreign"
 l=$(grep ' insert: ' /tmp/tc.txt | grep "pfn=$pfn ")
 diag "$l"
-like "$l" "cuinit.* ref=0 .* ret=-22 .*anomaly=INSERT_ZERO_REF" "insert of $pfn: cuinit, ref=0, ret=-22, INSERT_ZERO_REF"
+like "$l" "cuinit.* ref=0 .* ret=-22 .*anomaly=INSERT_ZERO_REF" "insert of $pfn: cuinit, ref=0, ret=-22, INSERT_ZERO_REF" ||
+	{ diag "flight recorder: $(grep "pfn=$pfn " /tmp/ev.txt | grep -E ' role=(insert|free|take) ')"
+	  diag "trace: $(grep -E ' (insert|free|take): ' /tmp/tc.txt | grep "pfn=$pfn ")"
+	  diag "flight recorder, failed inserts: $(grep ' role=insert ' /tmp/ev.txt | grep -v ' ret=0 ')"
+	  diag "trace, failed inserts: $(grep ' insert: ' /tmp/tc.txt | grep -v ' ret=0 ')"
+	  diag "$(grep -E '^(stage_|events_|ring_)' $PT/stats | tr '\n' ' ')"; }
 like "$(grep ' anomaly: ' /tmp/tc.txt | grep "pfn=$pfn " | grep 'kind=FREE_WHILE_POOLED')" "nvsim_foreign" \
 	"anomaly event FREE_WHILE_POOLED names the foreign thread"
 like "$(grep ' map: ' /tmp/tc.txt | grep 'ret=-11')" "inner_ret=-22 failed_pfn=$pfn " "map event: -22 -> -11 on $pfn"
