@@ -109,6 +109,13 @@ static DEFINE_MUTEX(pt_stage_lock);
  */
 static struct task_struct *pt_stage_task;
 static bool pt_stage_kicked;
+/*
+ * Set by a consumer as it finishes, cleared as one starts. A CPU that
+ * stages wakes the consumer only when it is idle and enough is staged; the
+ * consumer, idle, looks once more: with a full barrier on both sides one
+ * of them sees the other, so nothing waits for the next reader.
+ */
+static bool pt_stage_idle = true;
 /* Under pt_stage_lock. */
 static u64 pt_stage_consumed;
 static u64 pt_stage_runs;
@@ -219,7 +226,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	struct pt_staged *e;
 	bool staged = false;
 	unsigned int i;
-	u64 head, used;
+	u64 head;
 
 	if (pt_recorder_paused())
 		return false;
@@ -242,8 +249,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	pt_hotprof_mark(PT_HP_STAGE_ENTER);
 	head = c->head;
 	/* Pairs with the consumer's release: its copy of the slot is done. */
-	used = head - smp_load_acquire(&c->tail);
-	if (used + n > pt_stage_slots) {
+	if (head - smp_load_acquire(&c->tail) + n > pt_stage_slots) {
 		/*
 		 * The table will not see these: every chunk it knows may
 		 * have moved unseen, as while probes come and go.
@@ -281,8 +287,13 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	/* Pairs with the consumer's acquire: the entries are whole. */
 	smp_store_release(&c->head, head + n);
 	staged = true;
-	/* The consumer runs once this CPU has staged enough (stage_wake_pct). */
-	if (used < pt_stage_wake && used + n >= pt_stage_wake)
+	/*
+	 * The consumer runs once this CPU has staged enough (stage_wake_pct).
+	 * The head, then idle and the tail: pairs with pt_stage_rerun().
+	 */
+	smp_mb();
+	if (READ_ONCE(pt_stage_idle) &&
+	    head + n - READ_ONCE(c->tail) >= pt_stage_wake)
 		irq_work_queue(&c->kick);
 leave:
 	/* Pairs with the consumer's and stats' reads: the section is over. */
@@ -462,6 +473,27 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 	pt_stage_consumed++;
 }
 
+/*
+ * Under pt_stage_lock, as a consumer finishes: idle, then whether some CPU
+ * staged enough meanwhile that its kick saw this consumer still busy.
+ */
+static bool pt_stage_rerun(void)
+{
+	int cpu;
+
+	WRITE_ONCE(pt_stage_idle, true);
+	/* Idle, then the heads: pairs with pt_stage_write()'s smp_mb(). */
+	smp_mb();
+	for_each_possible_cpu(cpu) {
+		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+
+		/* Pairs with the writer's release: as in pt_stage_drain(). */
+		if (smp_load_acquire(&c->head) - c->tail >= pt_stage_wake)
+			return true;
+	}
+	return false;
+}
+
 /* Interpret everything staged before now, oldest first. */
 void pt_stage_drain(void)
 {
@@ -491,6 +523,7 @@ void pt_stage_drain(void)
 			break;
 		}
 	mutex_lock(&pt_stage_lock);
+	WRITE_ONCE(pt_stage_idle, false);
 	t0 = local_clock();
 	/* The limit before the flags: pairs with pt_stage_push()'s smp_mb(). */
 	smp_mb();
@@ -513,10 +546,10 @@ void pt_stage_drain(void)
 		more |= cur[cpu].pos != cur[cpu].end;
 	pt_stage_runs++;
 	pt_stage_ns += local_clock() - t0;
-	mutex_unlock(&pt_stage_lock);
-	/* Staged after the limit, and no kick since: run again. */
-	if (more)
+	/* Staged after the limit, or enough while this ran: run again. */
+	if (pt_stage_rerun() || more)
 		pt_stage_wake_consumer();
+	mutex_unlock(&pt_stage_lock);
 }
 
 /* High priority: a consumer starved by the traced load loses observations. */

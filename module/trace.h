@@ -43,7 +43,7 @@ PAGETRAIL_CAUSES(PT_TRACE_ENUM_CAUSE)
 		__entry->run = PT_RF_RUN(r);			\
 		memcpy(__entry->comm, (r)->comm, 16);		\
 	} while (0)
-#define PT_TP_ACTOR_FMT "pid=%u comm=%.16s cpu=%u "
+#define PT_TP_ACTOR_FMT "pid=%u comm=%.16s cpu=%u ts_ns=%llu "
 
 DECLARE_EVENT_CLASS(pagetrail_page,
 	TP_PROTO(const struct pagetrail_record *r),
@@ -98,7 +98,7 @@ DECLARE_EVENT_CLASS(pagetrail_page,
 		__entry->gap = !!(r->rflags & PT_RF_GAP);
 	),
 	TP_printk(PT_TP_ACTOR_FMT "seq=%llu pfn=0x%llx order=%u %s->%s cause=%s gen=%u token=%016llx alloc=%u idx=%u ref=%d map=%d head=0x%llx ret=%d gap=%u anomaly=%s",
-		  __entry->pid, __entry->comm, __entry->cpu, __entry->seq, __entry->pfn, __entry->order,
+		  __entry->pid, __entry->comm, __entry->cpu, __entry->ts_ns, __entry->seq, __entry->pfn, __entry->order,
 		  __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
 		  __print_symbolic(__entry->to_state, PT_STATE_SYMBOLS),
 		  __print_symbolic(__entry->cause, PT_CAUSE_SYMBOLS),
@@ -152,7 +152,7 @@ DECLARE_EVENT_CLASS(pagetrail_map,
 		__entry->cause = r->cause;
 	),
 	TP_printk(PT_TP_ACTOR_FMT "seq=%llu token=%016llx cause=%s inserts=%u ret=%d inner_ret=%d failed_pfn=0x%llx usage=%u",
-		  __entry->pid, __entry->comm, __entry->cpu, __entry->seq, __entry->token,
+		  __entry->pid, __entry->comm, __entry->cpu, __entry->ts_ns, __entry->seq, __entry->token,
 		  __print_symbolic(__entry->cause, PT_CAUSE_SYMBOLS),
 		  __entry->inserts, __entry->ret, __entry->inner_ret, __entry->failed_pfn,
 		  __entry->usage)
@@ -199,7 +199,7 @@ TRACE_EVENT(anomaly,
 		__entry->from_state = r->from_state;
 	),
 	TP_printk(PT_TP_ACTOR_FMT "seq=%llu kind=%s pfn=0x%llx state=%s gen=%u ref=%d token=%016llx prev_token=%016llx all=0x%x",
-		  __entry->pid, __entry->comm, __entry->cpu, __entry->seq, __print_symbolic(__entry->anomaly, PT_ANOMALY_SYMBOLS),
+		  __entry->pid, __entry->comm, __entry->cpu, __entry->ts_ns, __entry->seq, __print_symbolic(__entry->anomaly, PT_ANOMALY_SYMBOLS),
 		  __entry->pfn, __print_symbolic(__entry->from_state, PT_STATE_SYMBOLS),
 		  __entry->generation, __entry->refcount, __entry->token,
 		  __entry->prev_token, __entry->anomalies)

@@ -8,7 +8,7 @@
 # shown by status, and never turned into a false anomaly.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 27
+plan 29
 
 PT_PARAMS=record_first=1
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
@@ -17,11 +17,36 @@ is "$(kv record_first)" 1 "stats: record_first=1"
 
 # Two CUDA-init runs, one pinned on each CPU (cuinit pins itself), started
 # together: both CPUs stage (nvsim lets one run's allocations go at a time).
+# Tracepoints on: the consumer must catch up by itself, with no reader of
+# pagetrail's files to drain it (tracefs's trace is not one). Once the
+# trace has been quiet for 3 s, a read of stats (which interprets what is
+# still staged) must add nothing: a consumer that slept with observations
+# staged (its wake lost while it ran) left them for the next reader.
+T=/sys/kernel/tracing
+# Events in the trace buffer (no overrun at this size): cheap to poll.
+tev() { cat $T/per_cpu/cpu*/stats | awk '$1 == "entries:" { n += $2 } END { print n + 0 }'; }
+echo 16384 > $T/buffer_size_kb
+echo > $T/trace
+for e in insert admit scrub; do echo 1 > $T/events/pagetrail/$e/enable; done
 cuinit --cpu 0 --gens 2 --drain > /tmp/c0.out &
 cuinit --cpu 1 --gens 2 --drain --seed 2 > /tmp/c1.out
 wait
 pid0=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c0.out)
 pid1=$(sed -n 's/^cuinit .* pid=\([0-9]*\).*/\1/p' /tmp/c1.out)
+want=$(cat /tmp/c0.out /tmp/c1.out | awk '/^mmap .* rc=0 / { sub(/.*pages=/, ""); n += $1 } END { print n + 0 }')
+last=-1 quiet=0
+for i in $(seq 60); do
+	n1=$(tev)
+	if [ "$n1" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; fi
+	[ $quiet -ge 3 ] && break
+	last=$n1
+	sleep 1
+done
+is "$(grep -c ' insert: ' $T/trace)" "$want" "no reader: the consumer traced every mapped page's insert by itself"
+cat $PT/stats > /dev/null
+n2=$(tev)
+for e in insert admit scrub; do echo 0 > $T/events/pagetrail/$e/enable; done
+is "$n2" "$n1" "quiet for 3 s after ${i} s: a read found nothing left to interpret ($n1 events)"
 cat $PT/events > /tmp/ev.txt
 cp $PT/stats /tmp/stats
 n=$(wc -l < /tmp/ev.txt)
