@@ -268,8 +268,14 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0, n;
 
-	/* Record first: what was observed before this read is in the ring. */
-	pt_stage_drain();
+	/*
+	 * Record first: what was observed before this open's first read is
+	 * in the ring; later reads stream, and do not wait for the clocks.
+	 */
+	if (*ppos)
+		pt_stage_drain_settled();
+	else
+		pt_stage_drain();
 	if (mutex_lock_interruptible(&r->lock))
 		return -ERESTARTSYS;
 	if (WARN_ON_ONCE(r->off > r->len))
@@ -312,7 +318,11 @@ static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0;
 
-	pt_stage_drain();
+	/* As pt_events_read(): the first read waits, the stream does not. */
+	if (*ppos)
+		pt_stage_drain_settled();
+	else
+		pt_stage_drain();
 	if (*ppos == 0) {
 		if (count < sizeof(hdr))
 			return -EINVAL;

@@ -494,34 +494,34 @@ static bool pt_stage_rerun(void)
 	return false;
 }
 
-/* Interpret everything staged before now, oldest first. */
-void pt_stage_drain(void)
+/*
+ * Where sched_clock is unstable (these VMs: "Unstable clock detected" at
+ * boot) each CPU's clock is kept within a tick of the time of day on its
+ * own: CPUs disagree by up to a tick or two, and an observation another
+ * CPU stamps before a limit may be staged after the limit was read. True
+ * when some CPU staged within that margin of @now.
+ */
+static bool pt_stage_recent(u64 now)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu_ptr(&pt_stage_cpu, cpu)->last_ts) +
+			    PT_STAGE_SKEW_TICKS * TICK_NSEC >
+		    now)
+			return true;
+	return false;
+}
+
+/* Interpret, oldest first, every entry stamped before @limit. */
+static void pt_stage_consume_before(u64 limit)
 {
 	struct pt_stage_cursor *cur = pt_stage_cur;
 	unsigned int done = 0;
 	bool more = false;
-	u64 limit, t0;
+	u64 t0;
 	int cpu;
 
-	if (!pt_stage_enabled())
-		return;
-	limit = local_clock();
-	/*
-	 * Where sched_clock is unstable (these VMs: "Unstable clock
-	 * detected" at boot) each CPU's clock is kept within a tick of the
-	 * time of day on its own: CPUs disagree by up to a tick or two, and
-	 * an observation another CPU stamps before the limit may be staged
-	 * after it was read. If any CPU staged within two ticks of the limit,
-	 * wait two ticks: such an observation is staged by then. If none
-	 * did, one staged later has a time past everything taken here.
-	 */
-	for_each_possible_cpu(cpu)
-		if (READ_ONCE(per_cpu_ptr(&pt_stage_cpu, cpu)->last_ts) +
-			    PT_STAGE_SKEW_TICKS * TICK_NSEC >
-		    limit) {
-			schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
-			break;
-		}
 	mutex_lock(&pt_stage_lock);
 	WRITE_ONCE(pt_stage_idle, false);
 	t0 = local_clock();
@@ -538,7 +538,7 @@ void pt_stage_drain(void)
 		cur[cpu].end = smp_load_acquire(&c->head);
 	}
 	while ((cpu = pt_stage_next(cur, limit)) >= 0) {
-		pt_stage_consume(cur, cpu, limit);
+		pt_stage_consume(cur, cpu, t0);
 		if (++done % PT_STAGE_BATCH == 0)
 			cond_resched();
 	}
@@ -552,7 +552,47 @@ void pt_stage_drain(void)
 	mutex_unlock(&pt_stage_lock);
 }
 
-/* High priority: a consumer starved by the traced load loses observations. */
+/*
+ * Interpret everything staged before now, oldest first. If some CPU staged
+ * within the clocks' margin, wait it out first: what it stamped before now
+ * is staged by then. If none did, one staged later has a later time.
+ */
+void pt_stage_drain(void)
+{
+	u64 limit;
+
+	if (!pt_stage_enabled())
+		return;
+	limit = local_clock();
+	if (pt_stage_recent(limit))
+		schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
+	pt_stage_consume_before(limit);
+}
+
+/*
+ * The same without waiting, for a reader streaming the flight recorder
+ * (every read() after its first): what was stamped within the margin
+ * stays for the consumer. One wait a read() throttled a streaming reader
+ * to a few KiB a tick, and the ring overwrote what it had not read.
+ */
+void pt_stage_drain_settled(void)
+{
+	u64 limit;
+
+	if (!pt_stage_enabled())
+		return;
+	limit = local_clock();
+	if (pt_stage_recent(limit))
+		limit -= min_t(u64, limit, PT_STAGE_SKEW_TICKS * TICK_NSEC);
+	pt_stage_consume_before(limit);
+}
+
+/*
+ * At the default priority, sharing a CPU fairly: at nice -20 a consumer
+ * that keeps up took a busy CPU from the flight recorder's own reader
+ * (make bench's ring phase lost half its records with a reader every
+ * 50 ms); one the traced load starves fills its staging, counted.
+ */
 static int pt_stage_thread(void *unused)
 {
 	for (;;) {
@@ -699,8 +739,6 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 		pt_stage_free();
 		return err;
 	}
-	/* As a high-priority kworker would run. */
-	set_user_nice(pt_stage_task, MIN_NICE);
 	WRITE_ONCE(pt_stage_on, true);
 	return 0;
 }
