@@ -554,37 +554,40 @@ static void pt_stage_consume_before(u64 limit)
 
 /*
  * Interpret everything staged before now, oldest first. If some CPU staged
- * within the clocks' margin, wait it out first: what it stamped before now
- * is staged by then. If none did, one staged later has a later time.
+ * within the clocks' margin, wait it out first (@wait): what it stamped
+ * before now is staged by then; or leave what was stamped within the
+ * margin for the consumer. If none did, one staged later has a later time.
  */
-void pt_stage_drain(void)
+static void pt_stage_drain_now(bool wait)
 {
 	u64 limit;
 
 	if (!pt_stage_enabled())
 		return;
 	limit = local_clock();
-	if (pt_stage_recent(limit))
-		schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
+	if (pt_stage_recent(limit)) {
+		if (wait)
+			schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
+		else
+			limit -= min_t(u64, limit,
+				       PT_STAGE_SKEW_TICKS * TICK_NSEC);
+	}
 	pt_stage_consume_before(limit);
 }
 
+void pt_stage_drain(void)
+{
+	pt_stage_drain_now(true);
+}
+
 /*
- * The same without waiting, for a reader streaming the flight recorder
- * (every read() after its first): what was stamped within the margin
- * stays for the consumer. One wait a read() throttled a streaming reader
- * to a few KiB a tick, and the ring overwrote what it had not read.
+ * For a reader streaming the flight recorder (every read() after its
+ * first): one wait a read() throttled it to a few KiB a tick, and the ring
+ * overwrote what it had not read.
  */
 void pt_stage_drain_settled(void)
 {
-	u64 limit;
-
-	if (!pt_stage_enabled())
-		return;
-	limit = local_clock();
-	if (pt_stage_recent(limit))
-		limit -= min_t(u64, limit, PT_STAGE_SKEW_TICKS * TICK_NSEC);
-	pt_stage_consume_before(limit);
+	pt_stage_drain_now(false);
 }
 
 /*
