@@ -755,8 +755,9 @@ void pt_stage_exit(void)
 		return;
 	for_each_possible_cpu(cpu)
 		irq_work_sync(&per_cpu_ptr(&pt_stage_cpu, cpu)->kick);
+	/* No drain starts now; one under way may still wake the thread. */
+	WRITE_ONCE(pt_stage_on, false);
 	kthread_stop(pt_stage_task);
 	pt_stage_task = NULL;
-	WRITE_ONCE(pt_stage_on, false);
 	pt_stage_free();
 }
