@@ -261,6 +261,18 @@ static int pt_events_release(struct inode *inode, struct file *file)
  * reader taking fixed-size chunks never sees one cut in two. Only a buffer
  * smaller than one line gets that line in pieces.
  */
+/*
+ * Record first: what was observed before an open's first read is in the
+ * ring; later reads (@pos past 0) stream, and do not wait for the clocks.
+ */
+static void pt_events_drain(loff_t pos)
+{
+	if (pos)
+		pt_stage_drain_settled();
+	else
+		pt_stage_drain();
+}
+
 static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -268,14 +280,7 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0, n;
 
-	/*
-	 * Record first: what was observed before this open's first read is
-	 * in the ring; later reads stream, and do not wait for the clocks.
-	 */
-	if (*ppos)
-		pt_stage_drain_settled();
-	else
-		pt_stage_drain();
+	pt_events_drain(*ppos);
 	if (mutex_lock_interruptible(&r->lock))
 		return -ERESTARTSYS;
 	if (WARN_ON_ONCE(r->off > r->len))
@@ -318,11 +323,7 @@ static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0;
 
-	/* As pt_events_read(): the first read waits, the stream does not. */
-	if (*ppos)
-		pt_stage_drain_settled();
-	else
-		pt_stage_drain();
+	pt_events_drain(*ppos);
 	if (*ppos == 0) {
 		if (count < sizeof(hdr))
 			return -EINVAL;

@@ -40,6 +40,7 @@
 #define PT_PENDING_BITS 12
 /* CPUs' local_clock() may disagree by this much (unstable sched_clock). */
 #define PT_STAGE_SKEW_TICKS 2
+#define PT_STAGE_SKEW_NS (PT_STAGE_SKEW_TICKS * TICK_NSEC)
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
 
@@ -507,7 +508,7 @@ static bool pt_stage_recent(u64 now)
 
 	for_each_possible_cpu(cpu)
 		if (READ_ONCE(per_cpu_ptr(&pt_stage_cpu, cpu)->last_ts) +
-			    PT_STAGE_SKEW_TICKS * TICK_NSEC >
+			    PT_STAGE_SKEW_NS >
 		    now)
 			return true;
 	return false;
@@ -569,8 +570,7 @@ static void pt_stage_drain_now(bool wait)
 		if (wait)
 			schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
 		else
-			limit -= min_t(u64, limit,
-				       PT_STAGE_SKEW_TICKS * TICK_NSEC);
+			limit -= min_t(u64, limit, PT_STAGE_SKEW_NS);
 	}
 	pt_stage_consume_before(limit);
 }

@@ -120,6 +120,7 @@ unsigned int nv_walk_cap(void)
  * Every address read here is a driver object plus a layout offset: if it
  * cannot be read, the offsets do not describe this driver, so detach.
  */
+
 /* A read of memory already known to be RAM (nv_read() checks it). */
 static bool nv_read_ram(unsigned long addr, void *dst, size_t len)
 {

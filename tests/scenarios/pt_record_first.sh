@@ -11,6 +11,8 @@
 plan 29
 
 PT_PARAMS=record_first=1
+# Threads named as the consumer is.
+consumers() { cat /proc/[0-9]*/comm 2> /dev/null | grep -cx pagetrail_stage; }
 insmod /pt/modules/nvsim.ko && pt_load ring_kb=32768
 ok $? "nvsim and pagetrail loaded with record_first=1"
 is "$(kv record_first)" 1 "stats: record_first=1"
@@ -56,7 +58,7 @@ cmp_ok "$n" -gt 20000 "two CUDA-init runs interpreted: $n records"
 # nothing, or it would be seen taking pages the pool freed (it was, on
 # PREEMPT_RT, while it allocated its cursors each run). Records drained
 # by a reader (cat, below) name their observers: see the inserts.
-is "$(cat /proc/[0-9]*/comm 2> /dev/null | grep -cx pagetrail_stage)" 1 "one consumer thread, pagetrail_stage"
+is "$(consumers)" 1 "one consumer thread, pagetrail_stage"
 grep -m 3 ' comm=pagetrail_stage ' /tmp/ev.txt | while read -r l; do diag "$l"; done
 is "$(grep -c ' comm=pagetrail_stage ' /tmp/ev.txt)" 0 \
 	"no record names the consumer's thread as the observer"
@@ -124,5 +126,5 @@ pagetrail status > /tmp/status.txt
 like "$(cat /tmp/status.txt)" "staging lost [0-9]+ observations" "status says what was lost before interpretation"
 rmmod pagetrail && rmmod nvsim
 ok $? "unloaded"
-is "$(cat /proc/[0-9]*/comm 2> /dev/null | grep -cx pagetrail_stage)" 0 "and the consumer thread with it"
+is "$(consumers)" 0 "and the consumer thread with it"
 done_testing
