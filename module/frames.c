@@ -167,6 +167,27 @@ struct pt_frame *pt_frame_find(u8 ctx)
 	return pt_frame_innermost(BIT(ctx));
 }
 
+void pt_frame_find2(u8 ctx_a, struct pt_frame **a, u8 ctx_b,
+		    struct pt_frame **b)
+{
+	struct pt_task_frames *s;
+	int i;
+
+	*a = NULL;
+	*b = NULL;
+	if (!pt_frames_active() || !in_task())
+		return;
+	s = pt_slot_of(current, false);
+	if (!s)
+		return;
+	for (i = (int)s->depth - 1; i >= 0 && !(*a && *b); i--) {
+		if (!*a && s->f[i].ctx == ctx_a)
+			*a = &s->f[i];
+		else if (!*b && s->f[i].ctx == ctx_b)
+			*b = &s->f[i];
+	}
+}
+
 void pt_frames_reset_stats(void)
 {
 	atomic64_set(&pt_frames_overflow, 0);

@@ -46,21 +46,28 @@ static int pt_settled_refcount(struct page *page, int count)
 
 void pt_sample_page(u64 pfn, struct pt_obs *obs)
 {
-	struct page *page, *head;
-	u32 flags = 0;
-
-	obs->sampled = true;
 	/*
 	 * pfn_valid() is also true for offline sections and ZONE_DEVICE, whose
 	 * memmap may be poisoned: compound_head() of that is a wild pointer.
 	 */
-	page = pfn_to_online_page(pfn);
+	struct page *page = pfn_to_online_page(pfn);
+
 	if (!page) {
+		obs->sampled = true;
 		obs->page_flags = PT_PF_INVALID;
 		obs->refcount = -1;
 		obs->head_pfn = pfn;
 		return;
 	}
+	pt_sample_struct_page(page, obs);
+}
+
+void pt_sample_struct_page(struct page *page, struct pt_obs *obs)
+{
+	struct page *head;
+	u32 flags = 0;
+
+	obs->sampled = true;
 	/* Racy by design: the page may change under us; we report what we saw. */
 	head = data_race(compound_head(page));
 	obs->refcount = data_race(page_count(page));

@@ -29,36 +29,6 @@ bool pt_recorder_paused(void)
 	return smp_load_acquire(&pt_paused);
 }
 
-static u8 pt_recorder_run(void)
-{
-	if (in_nmi() || in_hardirq())
-		return PT_RUN_IRQ;
-	if (in_serving_softirq())
-		return PT_RUN_SOFTIRQ;
-	/* a task with bottom halves off */
-	return in_softirq() ? PT_RUN_BH : PT_RUN_TASK;
-}
-
-/*
- * Who and when; from interrupts the interrupted task is not the actor.
- * The thread name as it is: pt_recorder_who() sanitizes it.
- */
-void pt_recorder_who_raw(struct pt_who *who)
-{
-	who->ts_ns = local_clock();
-	who->cpu = raw_smp_processor_id();
-	who->run = pt_recorder_run();
-	if (in_task()) {
-		who->pid = task_pid_nr(current);
-		who->tgid = task_tgid_nr(current);
-		memcpy(who->comm, current->comm, sizeof(who->comm));
-	} else {
-		who->pid = 0;
-		who->tgid = 0;
-		strscpy_pad(who->comm, "<irq>", sizeof(who->comm));
-	}
-}
-
 void pt_recorder_who(struct pt_who *who)
 {
 	pt_recorder_who_raw(who);

@@ -33,6 +33,14 @@ struct pt_frame {
 	u32 flags; /* the profile's own marks on this call */
 	/* a second object: RELEASE, the lock of the pool it will admit to */
 	unsigned long aux_obj;
+	/*
+	 * The profile's decoded view of obj, read at the call's first hit
+	 * that needs it: what stays fixed while the function runs (an
+	 * allocation's page table, a pool's lock), so that later hits in
+	 * the same call read no driver memory for it.
+	 */
+	unsigned long memo[4];
+	bool memo_valid;
 	u8 ctx;
 };
 
@@ -45,6 +53,9 @@ struct pt_frame *pt_frame_push(u8 ctx);
 void pt_frame_pop(struct pt_frame *frame);
 struct pt_frame *pt_frame_find(u8 ctx);
 struct pt_frame *pt_frame_innermost(u32 ctx_mask);
+/* The innermost frames of two contexts, with one lookup of the task. */
+void pt_frame_find2(u8 ctx_a, struct pt_frame **a, u8 ctx_b,
+		    struct pt_frame **b);
 
 struct pt_frames_stats {
 	u64 overflow; /* no slot or too deep: the nesting was not recorded */

@@ -5,9 +5,12 @@
 
 #include <linux/types.h>
 
+struct page;
 struct pt_obs;
 
 void pt_sample_page(u64 pfn, struct pt_obs *obs);
+/* A page the kernel itself handed over (a probed function's argument). */
+void pt_sample_struct_page(struct page *page, struct pt_obs *obs);
 /* Extra references at admission or take that were gone when read again. */
 u64 pt_sample_transient_refs(void);
 u64 pt_virt_to_pfn(unsigned long va, bool *ok);

@@ -9,6 +9,11 @@
 #define PAGETRAIL_RECORDER_H
 
 #include <linux/types.h>
+#include <linux/pid.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
 #include <uapi/pagetrail.h>
 
 struct pt_ring_stats;
@@ -23,10 +28,40 @@ struct pt_who {
 	u8 run; /* enum pagetrail_run */
 };
 
-/* IRQs off: the observer, now (local_clock(), this CPU, current). */
+static inline u8 pt_recorder_run(void)
+{
+	if (in_nmi() || in_hardirq())
+		return PT_RUN_IRQ;
+	if (in_serving_softirq())
+		return PT_RUN_SOFTIRQ;
+	/* a task with bottom halves off */
+	return in_softirq() ? PT_RUN_BH : PT_RUN_TASK;
+}
+
+/*
+ * IRQs off: the observer, now (local_clock(), this CPU, current); from
+ * interrupts the interrupted task is not the actor. The thread name as it
+ * is (record first sanitizes it later). Inline: the probe path's staging
+ * section takes it once per section.
+ */
+static inline void pt_recorder_who_raw(struct pt_who *who)
+{
+	who->ts_ns = local_clock();
+	who->cpu = raw_smp_processor_id();
+	who->run = pt_recorder_run();
+	if (in_task()) {
+		who->pid = task_pid_nr(current);
+		who->tgid = task_tgid_nr(current);
+		memcpy(who->comm, current->comm, sizeof(who->comm));
+	} else {
+		who->pid = 0;
+		who->tgid = 0;
+		strscpy_pad(who->comm, "<irq>", sizeof(who->comm));
+	}
+}
+
+/* The same, the thread name sanitized. */
 void pt_recorder_who(struct pt_who *who);
-/* The same, its thread name not yet sanitized (record first: later). */
-void pt_recorder_who_raw(struct pt_who *who);
 
 /* IRQs off: true while a reset is under way (record nothing, count nothing). */
 bool pt_recorder_paused(void);

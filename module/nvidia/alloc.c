@@ -127,40 +127,53 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct nv_set_page_data *d = data;
 	struct nv_alloc_view av;
 	struct pt_obs obs = { .role = PT_ROLE_ASSIGN, .create = true };
-	struct pt_frame *alloc, *take;
+	struct pt_frame *alloc, *take, *mine;
 	unsigned long va, phys;
+	bool fresh;
 	u32 first;
 
-	if (!nv_alloc_read(d->at, &av))
+	pt_frame_find2(PT_CTX_ALLOC, &alloc, PT_CTX_TAKE, &take);
+	/* The allocation call this chunk belongs to, if seen. */
+	mine = alloc && alloc->obj == d->at ? alloc : NULL;
+	if (!nv_alloc_view_in(mine, d->at, &av, &fresh))
 		return;
 	first = d->idx << av.order;
 	if (first >= av.num_pages) {
 		nv_decode_error("nv_alloc_set_page chunk index", d->at);
 		return;
 	}
-	if (!nv_pte_virt(&av, first, &va) ||
-	    !nv_read_ulong(av.page_table +
-				   (unsigned long)first * nv_layout.pte_size +
-				   nv_layout.pte_phys_addr,
-			   &phys))
-		return;
-	if (va != d->va || !virt_addr_valid((void *)va) || phys != __pa(va)) {
-		nv_decode_error("nvidia_pte_t after nv_alloc_set_page", d->at);
-		return;
+	/*
+	 * The page-table offsets and entry size, at the first chunk and the
+	 * first past it of each allocation call: they do not change between
+	 * its chunks.
+	 */
+	if (fresh || (first && !(mine->flags & NV_ALLOC_STRIDE_CHECKED))) {
+		if (!nv_pte_virt(&av, first, &va) ||
+		    !nv_read_ulong(av.page_table +
+					   (unsigned long)first *
+						   nv_layout.pte_size +
+					   nv_layout.pte_phys_addr,
+				   &phys))
+			return;
+		if (va != d->va || !virt_addr_valid((void *)va) ||
+		    phys != __pa(va)) {
+			nv_decode_error("nvidia_pte_t after nv_alloc_set_page",
+					d->at);
+			return;
+		}
+		if (mine && first)
+			mine->flags |= NV_ALLOC_STRIDE_CHECKED;
 	}
-	alloc = pt_frame_find(PT_CTX_ALLOC);
-	take = pt_frame_find(PT_CTX_TAKE);
 	/* Only nv_alloc_system_pages calls it: no frame, it began before attach. */
 	obs.unsure = !alloc || (take && (take->flags & NV_TAKE_UNSURE));
 	if (nv_fallbacks & NV_FB_POOL_TAKE) {
 		/* The take inlined: pooled chunks come first in page_table. */
 		if (!(nv_fallbacks & NV_FB_MOVE_PAGES)) {
-			obs.cause = alloc && alloc->obj == d->at &&
-						    d->idx < alloc->count ?
+			obs.cause = mine && d->idx < mine->count ?
 					    PT_CAUSE_POOL :
 					    PT_CAUSE_FRESH;
-		} else if (alloc && alloc->obj == d->at) {
-			nv_take_by_state(d->at, alloc, d->idx, 1);
+		} else if (mine) {
+			nv_take_by_state(d->at, mine, d->idx, 1);
 			return; /* it assigned the chunk, as taken or fresh */
 		} else {
 			obs.cause = PT_CAUSE_FRESH;
@@ -171,8 +184,8 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 			nv_take_by_walk(d->at, take, d->idx, 1);
 		obs.cause = take ? PT_CAUSE_POOL : PT_CAUSE_FRESH;
 	}
-	obs.token = pt_token(d->at);
-	obs.alloc_seq = alloc && alloc->obj == d->at ? alloc->alloc_seq : 0;
+	obs.token = mine ? mine->token : pt_token(d->at);
+	obs.alloc_seq = mine ? mine->alloc_seq : 0;
 	obs.index = first;
 	obs.order = av.order;
 	nv_observe_chunk(&obs, d->va, true,

@@ -193,6 +193,31 @@ bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v)
 	return true;
 }
 
+static_assert(sizeof(struct nv_alloc_view) <=
+	      sizeof(((struct pt_frame *)0)->memo));
+
+/*
+ * @at's view: from the memo of @f, the call working on @at (an
+ * allocation's page table, size and order do not change while it runs),
+ * else read, and kept there. *fresh: read now.
+ */
+bool nv_alloc_view_in(struct pt_frame *f, unsigned long at,
+		      struct nv_alloc_view *v, bool *fresh)
+{
+	*fresh = !(f && f->obj == at && f->memo_valid);
+	if (!*fresh) {
+		memcpy(v, f->memo, sizeof(*v));
+		return true;
+	}
+	if (!nv_alloc_read(at, v))
+		return false;
+	if (f && f->obj == at) {
+		memcpy(f->memo, v, sizeof(*v));
+		f->memo_valid = true;
+	}
+	return true;
+}
+
 /*
  * A walk reads the page table entry by entry: a page of it found backed
  * by RAM once (a vmalloc'd table: a page-table walk per check) stays so

@@ -13,6 +13,11 @@
 
 /* --- mapping: nvidia_mmap, nvidia_mmap_helper, vm_insert_page ----------- */
 
+/*
+ * The allocation behind a VMA the driver mapped. Through the nofault read:
+ * nvidia_vma_open/release get the VMA from the kernel, but their handlers
+ * share this with mappings of device memory (no allocation behind it).
+ */
 static unsigned long nv_vma_alloc(unsigned long vma)
 {
 	unsigned long at = 0;
@@ -74,23 +79,41 @@ void nv_mmap_helper_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		outer->inner_ret = regs_return_value(regs);
 }
 
+/*
+ * The token of the helper's VMA's allocation: hashed once per helper call,
+ * for the inserts of all its pages.
+ */
+static u64 nv_helper_token(struct pt_frame *helper, unsigned long at)
+{
+	if (!helper->memo_valid || helper->memo[0] != at) {
+		helper->memo[0] = at;
+		helper->memo[1] = pt_token(at);
+		helper->memo_valid = true;
+	}
+	return helper->memo[1];
+}
+
 /* Driver inserts (inside nvidia_mmap_helper) and any insert of a tracked page. */
 int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_insert_data *d = data;
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 2);
+	struct vm_area_struct *vma;
 	u64 pfn = page_to_pfn(page);
 
-	d->from_driver = !!pt_frame_find(PT_CTX_MMAP_HELPER);
-	if (!d->from_driver && !pt_tracker_maybe_tracked(pfn))
+	d->helper = pt_frame_find(PT_CTX_MMAP_HELPER);
+	if (!d->helper && !pt_tracker_maybe_tracked(pfn))
 		return 1;
-	d->vma = regs_get_kernel_argument(regs, 0);
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	d->vma = (unsigned long)vma;
 	/*
+	 * vm_insert_page()'s own argument: a live VMA, read directly.
 	 * nvidia_mmap_numa (coherent NUMA systems, GH200) inserts device
 	 * memory from the same helper, with no allocation behind the VMA:
 	 * not pool pages, so counted apart and not tracked.
 	 */
-	if (d->from_driver && !nv_vma_alloc(d->vma)) {
+	d->at = (unsigned long)READ_ONCE(vma->vm_private_data);
+	if (d->helper && !d->at) {
 		atomic64_inc(&nv_stats.inserts_unowned);
 		return 1;
 	}
@@ -98,24 +121,27 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	d->obs.role = PT_ROLE_INSERT;
 	d->obs.pfn = pfn;
 	/* The refcount the kernel is about to check, before the insert. */
-	pt_sample_page(pfn, &d->obs);
+	pt_sample_struct_page(page, &d->obs);
 	return 0;
 }
 
 void nv_insert_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_insert_data *d = data;
-	struct pt_frame *mmap = pt_frame_find(PT_CTX_MMAP);
+	struct pt_frame *mmap;
 
 	d->obs.ret = regs_return_value(regs);
-	if (d->from_driver) {
-		d->obs.token = pt_token(nv_vma_alloc(d->vma));
-		d->obs.owner_known = true;
-		pt_hit_inc(nv_hits, NV_HIT_INSERTS);
-		if (d->obs.ret)
-			atomic64_inc(&nv_stats.insert_failed);
+	if (!d->helper) {
+		pt_observe(&d->obs);
+		return;
 	}
-	if (mmap && d->from_driver) {
+	d->obs.token = nv_helper_token(d->helper, d->at);
+	d->obs.owner_known = true;
+	pt_hit_inc(nv_hits, NV_HIT_INSERTS);
+	if (d->obs.ret)
+		atomic64_inc(&nv_stats.insert_failed);
+	mmap = pt_frame_find(PT_CTX_MMAP);
+	if (mmap) {
 		mmap->count++;
 		if (d->obs.ret && !mmap->failed++) {
 			mmap->fail_ret = d->obs.ret;

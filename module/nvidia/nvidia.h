@@ -92,6 +92,14 @@ struct pt_nv_stats {
 #define NV_RELEASE_UNLOCK_SEEN BIT(3)
 
 /*
+ * pt_frame.flags of an ALLOC frame: nv_alloc_set_page's page-table entry
+ * was checked at a chunk past the first (the entry size is then proven).
+ * Not bit 0: where the take is inlined, an ALLOC frame stands for the
+ * TAKE frame, and NV_TAKE_UNSURE is read from it.
+ */
+#define NV_ALLOC_STRIDE_CHECKED BIT(4)
+
+/*
  * Static helpers that optimising builds inline (clang -O2, GCC -O3): when
  * one has no symbol its events come from elsewhere (profile.c says where).
  */
@@ -171,8 +179,9 @@ struct nv_move_data {
 
 struct nv_insert_data {
 	struct pt_obs obs;
+	struct pt_frame *helper; /* nvidia_mmap_helper's frame, or NULL */
 	unsigned long vma;
-	bool from_driver;
+	unsigned long at; /* the VMA's allocation */
 };
 
 /* layout.c: reads and walks */
@@ -181,6 +190,8 @@ bool nv_read_ulong(unsigned long addr, unsigned long *v);
 bool nv_read_u32(unsigned long addr, u32 *v);
 void nv_decode_error(const char *what, unsigned long obj);
 bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v);
+bool nv_alloc_view_in(struct pt_frame *f, unsigned long at,
+		      struct nv_alloc_view *v, bool *fresh);
 bool nv_pte_virt(struct nv_alloc_view *v, u32 idx, unsigned long *va);
 bool nv_pool_read(unsigned long pool, struct nv_pool_view *v);
 u32 nv_pool_aux(const struct nv_pool_view *p);

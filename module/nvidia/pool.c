@@ -322,6 +322,29 @@ int nv_worker_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	return 0;
 }
 
+/* What a scrub pass reads of its pool once: fixed while the pool lives. */
+struct nv_scrub_memo {
+	unsigned long lock;
+	struct nv_pool_view pool;
+};
+
+static_assert(sizeof(struct nv_scrub_memo) <=
+	      sizeof(((struct pt_frame *)0)->memo));
+
+static bool nv_scrub_memo_of(struct pt_frame *f, struct nv_scrub_memo *m)
+{
+	if (f->memo_valid) {
+		memcpy(m, f->memo, sizeof(*m));
+		return true;
+	}
+	if (!nv_read_ulong(f->obj + nv_layout.pool_lock, &m->lock) ||
+	    !nv_pool_read(f->obj, &m->pool))
+		return false;
+	memcpy(f->memo, m, sizeof(*m));
+	f->memo_valid = true;
+	return true;
+}
+
 /*
  * The worker releases the pool lock right after it put the chunk it just
  * scrubbed at the head of clean_list. At up() the lock is still held, so
@@ -332,8 +355,8 @@ int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	unsigned long sem = regs_get_kernel_argument(regs, 0);
 	struct pt_obs obs = { .role = PT_ROLE_SCRUB, .create = true };
-	unsigned long lock, head, clean;
-	struct nv_pool_view pool;
+	struct nv_scrub_memo m;
+	unsigned long head, clean;
 	struct pt_frame *f;
 
 	if (!pt_frames_active())
@@ -349,14 +372,14 @@ int nv_up_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 			f->flags |= NV_RELEASE_UNLOCK_SEEN;
 		return 1;
 	}
-	if (!nv_read_ulong(f->obj + nv_layout.pool_lock, &lock) || lock != sem)
+	/* The pass's pool (the worker's argument): its lock, node, order. */
+	if (!nv_scrub_memo_of(f, &m) || m.lock != sem)
 		return 1;
 	clean = f->obj + nv_layout.pool_clean_list;
-	if (!nv_read_ulong(clean, &head) || head == clean ||
-	    !nv_pool_read(f->obj, &pool))
+	if (!nv_read_ulong(clean, &head) || head == clean)
 		return 0;
-	obs.order = pool.order;
-	obs.aux = nv_pool_aux(&pool);
+	obs.order = m.pool.order;
+	obs.aux = nv_pool_aux(&m.pool);
 	nv_observe_chunk(&obs, nv_entry_va(head), true, NV_VA_FROM_ENTRY);
 	return 0;
 }
