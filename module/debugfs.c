@@ -25,6 +25,7 @@
 #include <pagetrail/profile.h>
 #include <pagetrail/devcg.h>
 #include <pagetrail/hotprof.h>
+#include <pagetrail/probes.h>
 #include <pagetrail/stage.h>
 
 static struct dentry *pt_dir;
@@ -130,6 +131,7 @@ static void pt_stats_show_stage(struct seq_file *m,
 	struct pt_stage_stats ss;
 
 	seq_printf(m, "record_first=%d\n", pt_stage_enabled());
+	seq_printf(m, "probe_only=%d\n", pt_param_probe_only);
 	if (!pt_stage_enabled())
 		return;
 	pt_stage_get_stats(&ss);

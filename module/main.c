@@ -91,6 +91,11 @@ MODULE_PARM_DESC(
 	backend,
 	"probe backend: 0 auto (fprobe where available), 1 kprobes, 2 fprobe only");
 
+module_param_named(probe_only, pt_param_probe_only, bool, 0444);
+MODULE_PARM_DESC(
+	probe_only,
+	"1: probes planted and counted, handlers not run, nothing recorded: the probe machinery's own cost (make bench's floor); default 0");
+
 static bool devcg;
 module_param(devcg, bool, 0444);
 MODULE_PARM_DESC(
@@ -278,6 +283,8 @@ static int __init pagetrail_init(void)
 	pt_devcg_init(devcg, devcg_major); /* off on failure, says why */
 	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages\n",
 		pt_profile->name, tgt, ring_kb, max_pages);
+	if (pt_param_probe_only)
+		pr_warn("probe_only=1: probes count their hits, no handler runs, nothing is recorded\n");
 	return 0;
 
 err_target:

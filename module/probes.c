@@ -16,6 +16,7 @@
 
 int pt_param_maxactive = 64;
 int pt_param_backend;
+bool pt_param_probe_only;
 
 static DEFINE_PER_CPU(struct pt_probe_counts, pt_counts[PT_MAX_PROBES]);
 
@@ -91,7 +92,7 @@ static int pt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (pt_skip_nmi(p))
 		return 0;
 	PT_COUNT(p, hits);
-	if (p->entry(p, regs, NULL))
+	if (!pt_param_probe_only && p->entry(p, regs, NULL))
 		PT_COUNT(p, filtered);
 	return 0;
 }
@@ -106,7 +107,7 @@ static int pt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (pt_skip_nmi(p))
 		return 1;
 	PT_COUNT(p, hits);
-	if (p->entry(p, regs, ri->data)) {
+	if (!pt_param_probe_only && p->entry(p, regs, ri->data)) {
 		PT_COUNT(p, filtered);
 		return 1;
 	}
@@ -121,7 +122,8 @@ static int pt_kretprobe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 		container_of(get_kretprobe(ri), struct pt_probe, rp);
 
 	PT_COUNT(p, returns);
-	p->ret(p, regs, ri->data);
+	if (!pt_param_probe_only)
+		p->ret(p, regs, ri->data);
 	return 0;
 }
 NOKPROBE_SYMBOL(pt_kretprobe_ret);
@@ -197,7 +199,8 @@ static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 		return 1;
 	PT_COUNT(p, hits);
 	call->attach = READ_ONCE(pt_fset.attach);
-	if (p->entry(p, pt_fprobe_pt_regs(fregs), call->data)) {
+	if (!pt_param_probe_only &&
+	    p->entry(p, pt_fprobe_pt_regs(fregs), call->data)) {
 		PT_COUNT(p, filtered);
 		return 1;
 	}
@@ -219,7 +222,8 @@ static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 	if (unlikely(!p || call->attach != READ_ONCE(pt_fset.attach)))
 		return;
 	PT_COUNT(p, returns);
-	p->ret(p, pt_fprobe_pt_regs(fregs), call->data);
+	if (!pt_param_probe_only)
+		p->ret(p, pt_fprobe_pt_regs(fregs), call->data);
 }
 NOKPROBE_SYMBOL(pt_fprobe_exit);
 

@@ -122,5 +122,7 @@ int pt_resolve_functions(const char *const *names, unsigned long *addrs,
 
 extern int pt_param_maxactive;
 extern int pt_param_backend; /* 0 auto, 1 kprobe, 2 fprobe */
+/* Probes count their hits and return: no handler runs (make bench's floor). */
+extern bool pt_param_probe_only;
 
 #endif /* PAGETRAIL_PROBES_H */

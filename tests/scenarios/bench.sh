@@ -13,6 +13,10 @@
 #             tracepoints it hooks, into the trace buffer (c)
 #   bpftrace  the same probes printing the same fields (d)
 #   detached  pagetrail loaded, then "detach" (e): must equal none
+#   floor     ptf's probes planted and counted, no handler run
+#             (probe_only=1, f): the probe machinery's own cost, the part
+#             of ptf that pagetrail's code cannot lower
+#   base      ptf as the previous commit built it (g; scripts/bench --base)
 #
 # Workloads: cuinit (CUDA init, 3 generations), faults (64 MiB of page
 # faults), and ptbench (tests/benchmod): out-of-line functions shaped like
@@ -41,7 +45,7 @@ arg() { # KEY DEFAULT: pt.KEY=N from the kernel command line
 rounds=$(arg bench_rounds 3)
 runs=$(arg bench_runs 3)
 calls=$(arg bench_calls 5000)
-CFGS="none detached ptf ptk pts ptsk tracefs bpftrace"
+CFGS="none detached ptf ptk pts ptsk tracefs bpftrace floor base"
 # record first: staging for one whole cuinit run per CPU, drained between runs
 PT_RF="record_first=1 stage_kb=20480 stage_wake_pct=50"
 PT_SYNC="record_first=0"
@@ -182,8 +186,9 @@ pt_events() {
 		if (kv[1] == "hits" || ($1 ~ /^probe=/ && kv[1] == "returns")) s += kv[2] } }
 		END { print s + 0 }' $PT/coverage
 }
-pt_up() { # CFG ROUND BACKEND [PARAMS]
-	sw "$2" 1 "$1/load" -- insmod $PTKO backend=$3 $4 $good
+pt_up() { # CFG ROUND BACKEND [PARAMS] [KO]
+	sw "$2" 1 "$1/load" -- \
+		insmod ${5:-/pt/modules/pagetrail.ko} target=nvsim backend=$3 $4 $good
 	if ! grep -q '^state=attached' $PT/control 2>/dev/null; then
 		skip "$1" "pagetrail-backend=$3-did-not-attach($(dmesg | grep pagetrail | tail -n1 | tr ' =' '__'))"
 		rmmod pagetrail 2>/dev/null
@@ -216,7 +221,16 @@ up_ptf() { pt_up ptf "$1" 2 "$PT_RF" && pt_cycle ptf "$1"; }
 up_ptk() { pt_up ptk "$1" 1 "$PT_RF" && pt_cycle ptk "$1"; }
 up_pts() { pt_up pts "$1" 2 "$PT_SYNC" && pt_cycle pts "$1"; }
 up_ptsk() { pt_up ptsk "$1" 1 "$PT_SYNC" && pt_cycle ptsk "$1"; }
-for c in ptf ptk pts ptsk; do
+# (f): ptf's probes planted and counted, no handler run: the machinery alone.
+up_floor() { pt_up floor "$1" 2 "$PT_RF probe_only=1"; }
+# (g): ptf as the previous commit built it (scripts/bench --base).
+BASEKO=/pt/modules/base/pagetrail.ko
+[ -f $BASEKO ] || skip base "no-base-build(scripts/bench_--base_none)"
+BASEREV=/pt/modules/base/rev # "<commit> <subject>"
+[ -f $BASEKO ] && emit "name=base/rev rev=$(cut -d' ' -f1 $BASEREV)" \
+	"subject=$(cut -d' ' -f2- $BASEREV | tr ' =' '__')"
+up_base() { pt_up base "$1" 2 "$PT_RF" $BASEKO; }
+for c in ptf ptk pts ptsk floor base; do
 	eval "down_$c() { pt_down $c \"\$1\"; }; events_$c() { pt_events; }"
 done
 up_detached() {
@@ -314,7 +328,7 @@ slot() { # CFG ROUND
 	"events_$c" > /dev/null
 	e0=$("events_$c")
 	case $c in
-	ptf | ptk)
+	ptf | ptk | floor | base)
 		# One run at a time, the consumer draining between them
 		# (reading stats), untimed: its cost is in the stats line.
 		i=0
@@ -351,7 +365,7 @@ while [ "$r" -le "$rounds" ]; do
 done
 is "$(grep -c 'error=' $OUT)" 0 "no run failed"
 cmp_ok "$(grep -c '^bench name=none/cuinit ' $OUT)" -eq "$rounds" "every round ran the baseline"
-for c in ptf ptk pts ptsk tracefs bpftrace detached; do
+for c in ptf ptk pts ptsk tracefs bpftrace detached floor base; do
 	[ -s /tmp/skip.$c ] && diag "$c skipped: $(skip_reason $c)"
 done
 

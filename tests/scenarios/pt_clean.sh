@@ -4,7 +4,7 @@
 # pagetrail's counts equal nvsim's own.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 38
+plan 44
 
 insmod /pt/modules/nvsim.ko
 ok $? "insmod nvsim"
@@ -93,6 +93,28 @@ diag "events: $(ev events); $(grep -E '^(events_|ring_produced|tracked)' /tmp/st
 
 rmmod pagetrail
 ok $? "rmmod pagetrail"
+
+# probe_only=1 (make bench's floor): the probes count every hit, no handler
+# runs, nothing is recorded.
+ins0=$(nv vm_insert_page_calls)
+pt_load probe_only=1
+ok $? "pagetrail-load with probe_only=1"
+cuinit --gens 1 --seed 8 > /dev/null
+echo drain > /sys/kernel/debug/nvsim/control
+ins=$(($(nv vm_insert_page_calls) - ins0))
+cp $PT/stats /tmp/po.stats
+is "$(kv probe_only /tmp/po.stats)" 1 "stats: probe_only=1"
+calls=$(sed -n 's/^probe=vm_insert_page .* entries=\([0-9]*\) returns=\([0-9]*\) .*/\1 \2/p' \
+	$PT/coverage)
+is "$calls" "$ins $ins" \
+	"probe_only: nvsim's $ins vm_insert_page calls all entered and returned through the probe"
+staged=$(kv stage_observed /tmp/po.stats) # absent with record_first=0
+is "$(kv ring_produced /tmp/po.stats) $(kv tracked /tmp/po.stats) ${staged:-0}" "0 0 0" \
+	"probe_only: no handler ran: nothing staged, recorded or tracked"
+like "$(dmesg)" "probe_only=1: probes count their hits, no handler runs, nothing is recorded" \
+	"the load says that nothing is recorded"
+rmmod pagetrail
+ok $? "rmmod pagetrail (probe_only)"
 rmmod nvsim
 ok $? "rmmod nvsim"
 done_testing
