@@ -145,15 +145,20 @@ void pt_frame_pop(struct pt_frame *frame)
 	}
 }
 
+/* The current task's frames, if it is inside any driver function. */
+static struct pt_task_frames *pt_current_frames(void)
+{
+	if (!pt_frames_active() || !in_task())
+		return NULL;
+	return pt_slot_of(current, false);
+}
+
 /* The innermost frame of the current task whose context is in @ctx_mask. */
 struct pt_frame *pt_frame_innermost(u32 ctx_mask)
 {
-	struct pt_task_frames *s;
+	struct pt_task_frames *s = pt_current_frames();
 	int i;
 
-	if (!pt_frames_active() || !in_task())
-		return NULL;
-	s = pt_slot_of(current, false);
 	if (!s)
 		return NULL;
 	for (i = (int)s->depth - 1; i >= 0; i--)
@@ -170,17 +175,12 @@ struct pt_frame *pt_frame_find(u8 ctx)
 void pt_frame_find2(u8 ctx_a, struct pt_frame **a, u8 ctx_b,
 		    struct pt_frame **b)
 {
-	struct pt_task_frames *s;
+	struct pt_task_frames *s = pt_current_frames();
 	int i;
 
 	*a = NULL;
 	*b = NULL;
-	if (!pt_frames_active() || !in_task())
-		return;
-	s = pt_slot_of(current, false);
-	if (!s)
-		return;
-	for (i = (int)s->depth - 1; i >= 0 && !(*a && *b); i--) {
+	for (i = s ? (int)s->depth - 1 : -1; i >= 0 && !(*a && *b); i--) {
 		if (!*a && s->f[i].ctx == ctx_a)
 			*a = &s->f[i];
 		else if (!*b && s->f[i].ctx == ctx_b)

@@ -3,6 +3,8 @@
 #ifndef PAGETRAIL_FRAMES_H
 #define PAGETRAIL_FRAMES_H
 
+#include <linux/build_bug.h>
+#include <linux/string.h>
 #include <linux/types.h>
 
 /* The driver context a thread is in; profiles map their functions onto these. */
@@ -56,6 +58,25 @@ struct pt_frame *pt_frame_innermost(u32 ctx_mask);
 /* The innermost frames of two contexts, with one lookup of the task. */
 void pt_frame_find2(u8 ctx_a, struct pt_frame **a, u8 ctx_b,
 		    struct pt_frame **b);
+
+/*
+ * The memo: load the view @v (false when none is kept yet), or keep it.
+ * Whatever a profile keeps must fit (checked at build time).
+ */
+#define pt_frame_memo_load(f, v)                                \
+	({                                                      \
+		bool __kept = (f)->memo_valid;                  \
+		BUILD_BUG_ON(sizeof(*(v)) > sizeof((f)->memo)); \
+		if (__kept)                                     \
+			memcpy((v), (f)->memo, sizeof(*(v)));   \
+		__kept;                                         \
+	})
+#define pt_frame_memo_store(f, v)                               \
+	do {                                                    \
+		BUILD_BUG_ON(sizeof(*(v)) > sizeof((f)->memo)); \
+		memcpy((f)->memo, (v), sizeof(*(v)));           \
+		(f)->memo_valid = true;                         \
+	} while (0)
 
 struct pt_frames_stats {
 	u64 overflow; /* no slot or too deep: the nesting was not recorded */

@@ -193,9 +193,6 @@ bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v)
 	return true;
 }
 
-static_assert(sizeof(struct nv_alloc_view) <=
-	      sizeof(((struct pt_frame *)0)->memo));
-
 /*
  * @at's view: from the memo of @f, the call working on @at (an
  * allocation's page table, size and order do not change while it runs),
@@ -204,17 +201,15 @@ static_assert(sizeof(struct nv_alloc_view) <=
 bool nv_alloc_view_in(struct pt_frame *f, unsigned long at,
 		      struct nv_alloc_view *v, bool *fresh)
 {
-	*fresh = !(f && f->obj == at && f->memo_valid);
-	if (!*fresh) {
-		memcpy(v, f->memo, sizeof(*v));
+	bool mine = f && f->obj == at;
+
+	*fresh = !(mine && pt_frame_memo_load(f, v));
+	if (!*fresh)
 		return true;
-	}
 	if (!nv_alloc_read(at, v))
 		return false;
-	if (f && f->obj == at) {
-		memcpy(f->memo, v, sizeof(*v));
-		f->memo_valid = true;
-	}
+	if (mine)
+		pt_frame_memo_store(f, v);
 	return true;
 }
 

@@ -14,17 +14,14 @@
 /* --- mapping: nvidia_mmap, nvidia_mmap_helper, vm_insert_page ----------- */
 
 /*
- * The allocation behind a VMA the driver mapped. Through the nofault read:
- * nvidia_vma_open/release get the VMA from the kernel, but their handlers
- * share this with mappings of device memory (no allocation behind it).
+ * The allocation behind a VMA the driver mapped (0: none, device memory).
+ * Every caller has the VMA from the kernel, alive for the call: read
+ * directly.
  */
 static unsigned long nv_vma_alloc(unsigned long vma)
 {
-	unsigned long at = 0;
-
-	nv_read_ulong(vma + offsetof(struct vm_area_struct, vm_private_data),
-		      &at);
-	return at;
+	return (unsigned long)READ_ONCE(
+		((struct vm_area_struct *)vma)->vm_private_data);
 }
 
 int nv_mmap_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
@@ -79,18 +76,22 @@ void nv_mmap_helper_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		outer->inner_ret = regs_return_value(regs);
 }
 
-/*
- * The token of the helper's VMA's allocation: hashed once per helper call,
- * for the inserts of all its pages.
- */
+/* What an mmap helper call hashes once for the inserts of all its pages. */
+struct nv_helper_memo {
+	unsigned long at;
+	u64 token;
+};
+
 static u64 nv_helper_token(struct pt_frame *helper, unsigned long at)
 {
-	if (!helper->memo_valid || helper->memo[0] != at) {
-		helper->memo[0] = at;
-		helper->memo[1] = pt_token(at);
-		helper->memo_valid = true;
+	struct nv_helper_memo m;
+
+	if (!pt_frame_memo_load(helper, &m) || m.at != at) {
+		m.at = at;
+		m.token = pt_token(at);
+		pt_frame_memo_store(helper, &m);
 	}
-	return helper->memo[1];
+	return m.token;
 }
 
 /* Driver inserts (inside nvidia_mmap_helper) and any insert of a tracked page. */
@@ -98,21 +99,18 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_insert_data *d = data;
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 2);
-	struct vm_area_struct *vma;
 	u64 pfn = page_to_pfn(page);
 
 	d->helper = pt_frame_find(PT_CTX_MMAP_HELPER);
 	if (!d->helper && !pt_tracker_maybe_tracked(pfn))
 		return 1;
-	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
-	d->vma = (unsigned long)vma;
+	d->vma = regs_get_kernel_argument(regs, 0);
 	/*
-	 * vm_insert_page()'s own argument: a live VMA, read directly.
 	 * nvidia_mmap_numa (coherent NUMA systems, GH200) inserts device
 	 * memory from the same helper, with no allocation behind the VMA:
 	 * not pool pages, so counted apart and not tracked.
 	 */
-	d->at = (unsigned long)READ_ONCE(vma->vm_private_data);
+	d->at = nv_vma_alloc(d->vma);
 	if (d->helper && !d->at) {
 		atomic64_inc(&nv_stats.inserts_unowned);
 		return 1;

@@ -328,20 +328,14 @@ struct nv_scrub_memo {
 	struct nv_pool_view pool;
 };
 
-static_assert(sizeof(struct nv_scrub_memo) <=
-	      sizeof(((struct pt_frame *)0)->memo));
-
 static bool nv_scrub_memo_of(struct pt_frame *f, struct nv_scrub_memo *m)
 {
-	if (f->memo_valid) {
-		memcpy(m, f->memo, sizeof(*m));
+	if (pt_frame_memo_load(f, m))
 		return true;
-	}
 	if (!nv_read_ulong(f->obj + nv_layout.pool_lock, &m->lock) ||
 	    !nv_pool_read(f->obj, &m->pool))
 		return false;
-	memcpy(f->memo, m, sizeof(*m));
-	f->memo_valid = true;
+	pt_frame_memo_store(f, m);
 	return true;
 }
 
