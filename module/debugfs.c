@@ -12,6 +12,7 @@
 #include <linux/cpumask.h>
 #include <linux/kallsyms.h>
 #include <linux/mutex.h>
+#include <pagetrail/clock.h>
 #include <pagetrail/debugfs.h>
 #include <pagetrail/control.h>
 #include <pagetrail/ring.h>
@@ -130,6 +131,8 @@ static void pt_stats_show_stage(struct seq_file *m,
 {
 	struct pt_stage_stats ss;
 
+	pt_clock_recheck();
+	seq_printf(m, "clock=%s\n", pt_clock_name());
 	seq_printf(m, "record_first=%d\n", pt_stage_enabled());
 	seq_printf(m, "probe_only=%d\n", pt_param_probe_only);
 	if (!pt_stage_enabled())
@@ -263,18 +266,6 @@ static int pt_events_release(struct inode *inode, struct file *file)
  * reader taking fixed-size chunks never sees one cut in two. Only a buffer
  * smaller than one line gets that line in pieces.
  */
-/*
- * Record first: what was observed before an open's first read is in the
- * ring; later reads (@pos past 0) stream, and do not wait for the clocks.
- */
-static void pt_events_drain(loff_t pos)
-{
-	if (pos)
-		pt_stage_drain_settled();
-	else
-		pt_stage_drain();
-}
-
 static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
@@ -282,7 +273,7 @@ static ssize_t pt_events_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0, n;
 
-	pt_events_drain(*ppos);
+	pt_stage_drain();
 	if (mutex_lock_interruptible(&r->lock))
 		return -ERESTARTSYS;
 	if (WARN_ON_ONCE(r->off > r->len))
@@ -325,7 +316,7 @@ static ssize_t pt_events_bin_read(struct file *file, char __user *ubuf,
 	struct pagetrail_record rec;
 	size_t done = 0;
 
-	pt_events_drain(*ppos);
+	pt_stage_drain();
 	if (*ppos == 0) {
 		if (count < sizeof(hdr))
 			return -EINVAL;

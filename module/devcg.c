@@ -26,7 +26,6 @@
 #include <linux/mutex.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -36,6 +35,7 @@
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
 #include "compat.h"
+#include <pagetrail/clock.h>
 #include <pagetrail/devcg.h>
 #include <pagetrail/events.h>
 #include <pagetrail/record.h>
@@ -302,7 +302,7 @@ static void pt_devcg_deny(const struct pt_devcg_args *a, int err)
 	}
 	memset(&s->d, 0, sizeof(s->d));
 	s->d.id = ++pt_devcg_last_id;
-	s->d.ts_ns = local_clock();
+	s->d.ts_ns = pt_clock_now();
 	s->d.pid = task_pid_nr(current);
 	s->d.tgid = task_tgid_nr(current);
 	memcpy(s->d.comm, current->comm, sizeof(s->d.comm));

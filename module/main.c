@@ -6,6 +6,7 @@
 #include <linux/moduleparam.h>
 #include <linux/cpumask.h>
 #include <linux/mm.h>
+#include <pagetrail/clock.h>
 #include <pagetrail/ring.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/stage.h>
@@ -95,6 +96,12 @@ module_param_named(probe_only, pt_param_probe_only, bool, 0444);
 MODULE_PARM_DESC(
 	probe_only,
 	"1: probes planted and counted, handlers not run, nothing recorded: the probe machinery's own cost (make bench's floor); default 0");
+
+static char *clock;
+module_param(clock, charp, 0444);
+MODULE_PARM_DESC(
+	clock,
+	"the stamps' clock: auto (the default: local where the CPUs' clocks agree, else causal), local (local_clock()), causal (never earlier than a stamp already taken on any CPU)");
 
 static bool devcg;
 module_param(devcg, bool, 0444);
@@ -247,6 +254,9 @@ static int __init pagetrail_init(void)
 		return ret;
 	}
 	pt_token_init();
+	ret = pt_clock_init(clock);
+	if (ret)
+		return ret;
 	ret = pt_ring_init((unsigned long)ring_kb << 10, overwrite,
 			   pt_recorder_issued);
 	if (ret) {
@@ -281,8 +291,9 @@ static int __init pagetrail_init(void)
 	if (ret)
 		goto err_target;
 	pt_devcg_init(devcg, devcg_major); /* off on failure, says why */
-	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages\n",
-		pt_profile->name, tgt, ring_kb, max_pages);
+	pr_info("loaded: profile %s, target %s, ring %u KiB/cpu, %u pages, clock %s (%s)\n",
+		pt_profile->name, tgt, ring_kb, max_pages, pt_clock_name(),
+		pt_clock_reason());
 	if (pt_param_probe_only)
 		pr_warn("probe_only=1: probes count their hits, no handler runs, nothing is recorded\n");
 	return 0;

@@ -5,17 +5,17 @@
  * probe path writes nothing another CPU writes: its ring, its counters, a
  * section flag, and for an admission one pre-filter counter.
  *
- * Order. Each CPU's entries are in local_clock() order. The consumer reads
- * the clock (its limit), then waits until no CPU is inside a staging
- * section, then takes every entry stamped before the limit, all CPUs
- * merged by (time, cpu). A section that starts after the wait reads the
- * clock after the limit was read (the flag, smp_mb(), the clock; against
- * the limit, smp_mb(), the flag), so nothing stamped before the limit can
- * appear after it was passed: the merge never goes backwards. Across CPUs
- * this is as exact as the clock: with one TSC (sched_clock_stable()) as
- * is; where sched_clock is unstable the CPUs' clocks may disagree by up to
- * a tick, and the consumer waits two ticks after reading its limit when
- * any CPU staged within two ticks of it.
+ * Order. Each CPU's entries are in the order of its stamps (clock.h:
+ * local_clock() where the CPUs' clocks agree, made causal where they do
+ * not). The consumer reads the clock (its limit), then waits until no CPU
+ * is inside a staging section, then takes every entry stamped before the
+ * limit, all CPUs merged by (time, cpu). A section that starts after the
+ * wait reads the clock after the limit was read (the flag, smp_mb(), the
+ * clock; against the limit, smp_mb(), the flag), so its stamp is later
+ * than the limit and nothing stamped before the limit can appear after it
+ * was passed: the merge never goes backwards, and an observation that
+ * happened after another on some other CPU (under the pool's lock, say)
+ * is interpreted after it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -29,6 +29,7 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
+#include <pagetrail/clock.h>
 #include <pagetrail/stage.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/events.h>
@@ -38,9 +39,6 @@
 #define PT_STAGE_STACKS 64 /* stacks per CPU, a power of two */
 #define PT_STAGE_BATCH_MAX 16 /* a walk's observations staged at once */
 #define PT_PENDING_BITS 12
-/* CPUs' local_clock() may disagree by this much (unstable sched_clock). */
-#define PT_STAGE_SKEW_TICKS 2
-#define PT_STAGE_SKEW_NS (PT_STAGE_SKEW_TICKS * TICK_NSEC)
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
 
@@ -78,7 +76,6 @@ struct pt_stage_cpu {
 	struct pt_staged *slots;
 	struct pt_stage_stack *stacks;
 	u64 head; /* next entry to write: the writer's, released */
-	u64 last_ts; /* the time of the last entry this CPU staged */
 	u64 tail; /* next entry to read: the consumer's, released */
 	u32 stack_head;
 	u32 stack_tail;
@@ -263,6 +260,9 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	/* Who and when, once, into the first entry; the others copy it. */
 	e = &c->slots[head & (pt_stage_slots - 1)];
 	pt_recorder_who_raw(&e->who);
+	/* The causal clock's last stamp is a line every CPU writes. */
+	if (pt_clock_is_causal())
+		c->shared_writes++;
 	pt_tracker_epoch_now(&e->epoch, &e->partial);
 	pt_hotprof_mark(PT_HP_STAGE_WHO);
 	for (i = 0; i < n; i++) {
@@ -284,7 +284,6 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		e = first;
 	}
 	pt_hotprof_mark(PT_HP_STAGE_WRITE);
-	WRITE_ONCE(c->last_ts, e->who.ts_ns);
 	/* Pairs with the consumer's acquire: the entries are whole. */
 	smp_store_release(&c->head, head + n);
 	staged = true;
@@ -445,7 +444,7 @@ static int pt_stage_next(struct pt_stage_cursor *cur, u64 limit)
 	return best;
 }
 
-static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
+static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 limit)
 {
 	struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
 	struct pt_stage_stack st;
@@ -468,8 +467,8 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 now)
 	made.partial = e.partial;
 	/* Off the probe path: the thread name made one token (record.c). */
 	pt_comm_sanitize(made.who.comm, sizeof(made.who.comm));
-	if (now > made.who.ts_ns)
-		pt_stage_lag_max = max(pt_stage_lag_max, now - made.who.ts_ns);
+	/* Stamped before the limit: the wait until the consumer got to it. */
+	pt_stage_lag_max = max(pt_stage_lag_max, limit - made.who.ts_ns);
 	pt_stage_apply(&e, &made, cpu);
 	pt_stage_consumed++;
 }
@@ -492,25 +491,6 @@ static bool pt_stage_rerun(void)
 		if (smp_load_acquire(&c->head) - c->tail >= pt_stage_wake)
 			return true;
 	}
-	return false;
-}
-
-/*
- * Where sched_clock is unstable (these VMs: "Unstable clock detected" at
- * boot) each CPU's clock is kept within a tick of the time of day on its
- * own: CPUs disagree by up to a tick or two, and an observation another
- * CPU stamps before a limit may be staged after the limit was read. True
- * when some CPU staged within that margin of @now.
- */
-static bool pt_stage_recent(u64 now)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (READ_ONCE(per_cpu_ptr(&pt_stage_cpu, cpu)->last_ts) +
-			    PT_STAGE_SKEW_NS >
-		    now)
-			return true;
 	return false;
 }
 
@@ -539,7 +519,7 @@ static void pt_stage_consume_before(u64 limit)
 		cur[cpu].end = smp_load_acquire(&c->head);
 	}
 	while ((cpu = pt_stage_next(cur, limit)) >= 0) {
-		pt_stage_consume(cur, cpu, t0);
+		pt_stage_consume(cur, cpu, limit);
 		if (++done % PT_STAGE_BATCH == 0)
 			cond_resched();
 	}
@@ -553,41 +533,11 @@ static void pt_stage_consume_before(u64 limit)
 	mutex_unlock(&pt_stage_lock);
 }
 
-/*
- * Interpret everything staged before now, oldest first. If some CPU staged
- * within the clocks' margin, wait it out first (@wait): what it stamped
- * before now is staged by then; or leave what was stamped within the
- * margin for the consumer. If none did, one staged later has a later time.
- */
-static void pt_stage_drain_now(bool wait)
-{
-	u64 limit;
-
-	if (!pt_stage_enabled())
-		return;
-	limit = local_clock();
-	if (pt_stage_recent(limit)) {
-		if (wait)
-			schedule_timeout_uninterruptible(PT_STAGE_SKEW_TICKS);
-		else
-			limit -= min_t(u64, limit, PT_STAGE_SKEW_NS);
-	}
-	pt_stage_consume_before(limit);
-}
-
+/* Process context: interpret everything staged before now, oldest first. */
 void pt_stage_drain(void)
 {
-	pt_stage_drain_now(true);
-}
-
-/*
- * For a reader streaming the flight recorder (every read() after its
- * first): one wait a read() throttled it to a few KiB a tick, and the ring
- * overwrote what it had not read.
- */
-void pt_stage_drain_settled(void)
-{
-	pt_stage_drain_now(false);
+	if (pt_stage_enabled())
+		pt_stage_consume_before(pt_clock_now());
 }
 
 /*
@@ -610,6 +560,7 @@ static int pt_stage_thread(void *unused)
 		}
 		__set_current_state(TASK_RUNNING);
 		WRITE_ONCE(pt_stage_kicked, false);
+		pt_clock_recheck();
 		pt_stage_drain();
 	}
 }

@@ -12,8 +12,8 @@
 #include <linux/pid.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
-#include <linux/sched/clock.h>
 #include <linux/string.h>
+#include <pagetrail/clock.h>
 #include <uapi/pagetrail.h>
 
 struct pt_ring_stats;
@@ -39,14 +39,14 @@ static inline u8 pt_recorder_run(void)
 }
 
 /*
- * IRQs off: the observer, now (local_clock(), this CPU, current); from
+ * IRQs off: the observer, now (pt_clock_now(), this CPU, current); from
  * interrupts the interrupted task is not the actor. The thread name as it
  * is (record first sanitizes it later). Inline: the probe path's staging
  * section takes it once per section.
  */
 static inline void pt_recorder_who_raw(struct pt_who *who)
 {
-	who->ts_ns = local_clock();
+	who->ts_ns = pt_clock_now();
 	who->cpu = raw_smp_processor_id();
 	who->run = pt_recorder_run();
 	if (in_task()) {

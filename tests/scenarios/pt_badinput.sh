@@ -6,7 +6,7 @@
 # that wrap an int.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 24
+plan 27
 
 insmod /pt/modules/nvsim.ko && pt_load
 ok $? "nvsim and pagetrail loaded"
@@ -55,6 +55,7 @@ refuse "backend 3" "backend=3: must be 0" backend=3
 refuse "target longer than a module name" "longer than a module name" target=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 refuse "an offset that wraps an int" "nv_pte_virt_addr=2147483640" nv_pte_virt_addr=2147483640
 refuse "an entry offset that wraps an int" "nv_entry_list_node=2147483632" nv_entry_list_node=2147483632
+refuse "clock unknown" "clock=sometimes: unknown; choose auto, local or causal" clock=sometimes
 
 accept() { # DESCRIPTION PARAM...
 	local d=$1
@@ -67,6 +68,12 @@ accept() { # DESCRIPTION PARAM...
 accept "ring_kb=64, the smallest" ring_kb=64
 accept "max_pages=64 max_anomalies=1 maxactive=1, the smallest" max_pages=64 max_anomalies=1 maxactive=1
 accept "max_anomalies=4096 maxactive=4096, the largest" max_anomalies=4096 maxactive=4096
+for c in local causal; do
+	insmod /pt/modules/pagetrail.ko target=nvsim $good clock=$c 2> /dev/null &&
+		[ "$(kv clock)" = $c ]
+	ok $? "clock=$c: loads, stats say clock=$c"
+	rmmod pagetrail 2> /dev/null
+done
 
 # A wrong pools address is refused before anything is planted.
 dmesg -c > /dev/null
