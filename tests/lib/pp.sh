@@ -143,16 +143,40 @@ pp_wait_for() {
 
 # pp_holder_run N (3 assertions; sets HP, the holder's pid): an AF_PACKET
 # receiver on lo keeps the skbs of one test_run of N XDP_PASS frames.
+# Up to three tries. On 6.12, in pp_faults, the socket now and then got
+# only some of the frames (2 boots in about 30: 21 of 200, 0 of 200; the
+# pool's destroy then found that many in flight, and pagetrail's report
+# agreed), cause not found: a try that holds fewer says where the frames
+# went (the holder's counts, the socket's queue, lo's and the backlog's
+# drops), lets go, waits for its pool to be freed, clears the trace and
+# pagetrail's records, and tries again.
 pp_holder_run() {
+	local try listening=1 ran=1
 	# test_run delivers XDP_PASS frames on lo: it must be up
 	ip link set lo up
-	ppdrive hold lo "$1" > /tmp/hold.out 2>&1 &
-	HP=$!
-	pp_wait_for /tmp/hold.out '^listening' 10
-	ok $? "holder listens on lo"
-	pp_testrun pass "$1" "$1"
-	ok $? "testrun pass: $1 frames in one batch of $1"
-	pp_wait_for /tmp/hold.out '^holding' 10
+	for try in 1 2 3; do
+		ppdrive hold lo "$1" > /tmp/hold.out 2>&1 &
+		HP=$!
+		pp_wait_for /tmp/hold.out '^listening' 10
+		listening=$?
+		[ $listening = 0 ] || break
+		pp_testrun pass "$1" "$1"
+		ran=$?
+		[ $ran = 0 ] || break
+		pp_wait_for /tmp/hold.out '^holding' 10 && break
+		sed 's/^/# packet: /' /proc/net/packet
+		ip -s link show lo | sed 's/^/# lo: /'
+		sed 's/^/# softnet_stat: /' /proc/net/softnet_stat
+		[ $try = 3 ] && break
+		kill $HP
+		wait $HP
+		diag "holder try $try of 3 held fewer than $1: $(tr '\n' ' ' < /tmp/hold.out)"
+		pp_wait_released "$(pp_last_destroyed $TR/trace | cut -d' ' -f1)" 5
+		pp_trace_clear
+		[ -d "${PT:-/nonexistent}" ] && echo reset > $PT/control
+	done
+	ok $listening "holder listens on lo (try $try of 3)"
+	ok $ran "testrun pass: $1 frames in one batch of $1"
 	like "$(grep '^holding' /tmp/hold.out)" "^holding $1\$" "the holder keeps all $1 skbs queued"
 }
 
