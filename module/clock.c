@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pagetrail: the stamp's clock (clock.h). Chosen once at load: the probes
- * read the choice through a static key, so the local clock costs nothing
- * more than local_clock() itself.
+ * pagetrail: the stamp's clock (clock.h). Chosen at load, and made causal
+ * later if the kernel marks the TSC unstable: the probes read the choice
+ * through a static key, so the local clock costs nothing more than
+ * local_clock() itself.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -39,9 +40,10 @@ u64 pt_clock_causal(void)
 
 /*
  * Whether every CPU's local_clock() reads one time. The kernel's own
- * answer (sched_clock_stable()) is not exported; these are the conditions
- * it is derived from on x86, erring towards causal: a wrong "causal"
- * costs a shared write per stamp, a wrong "local" misorders.
+ * answer (sched_clock_stable()) is not exported. On x86 it follows the
+ * TSC being marked unstable and the paravirt clock's own word; this asks
+ * more (an invariant TSC, bare metal), erring towards causal: a wrong
+ * "causal" costs a shared write per stamp, a wrong "local" misorders.
  */
 static bool pt_clock_cpus_agree(const char **why)
 {
