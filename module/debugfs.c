@@ -131,7 +131,6 @@ static void pt_stats_show_stage(struct seq_file *m,
 {
 	struct pt_stage_stats ss;
 
-	pt_clock_recheck();
 	seq_printf(m, "clock=%s\n", pt_clock_name());
 	seq_printf(m, "record_first=%d\n", pt_stage_enabled());
 	seq_printf(m, "probe_only=%d\n", pt_param_probe_only);

@@ -3,7 +3,8 @@
  * pagetrail: record first. A staging ring per CPU, one writer (the probe
  * path, IRQs off), one reader (the consumer, under pt_stage_lock). The
  * probe path writes nothing another CPU writes: its ring, its counters, a
- * section flag, and for an admission one pre-filter counter.
+ * section flag, and for an admission one pre-filter counter; under
+ * clock=causal its stamp also writes the clock's last stamp (clock.h).
  *
  * Order. Each CPU's entries are in the order of its stamps (clock.h:
  * local_clock() where the CPUs' clocks agree, made causal where they do
@@ -533,9 +534,14 @@ static void pt_stage_consume_before(u64 limit)
 	mutex_unlock(&pt_stage_lock);
 }
 
-/* Process context: interpret everything staged before now, oldest first. */
+/*
+ * Process context: interpret everything staged before now, oldest first.
+ * Every reader and the consumer come here first: where the clock is
+ * checked again (clock=auto: the TSC marked unstable since load).
+ */
 void pt_stage_drain(void)
 {
+	pt_clock_recheck();
 	if (pt_stage_enabled())
 		pt_stage_consume_before(pt_clock_now());
 }
@@ -560,7 +566,6 @@ static int pt_stage_thread(void *unused)
 		}
 		__set_current_state(TASK_RUNNING);
 		WRITE_ONCE(pt_stage_kicked, false);
-		pt_clock_recheck();
 		pt_stage_drain();
 	}
 }

@@ -41,8 +41,9 @@ static inline bool pt_clock_is_causal(void)
 /* Chooses the clock (clock=auto|local|causal); -EINVAL says why. */
 int pt_clock_init(const char *mode);
 /*
- * Process context: under clock=auto, local becomes causal once the kernel
- * marks the TSC unstable (its clocksource watchdog, after load).
+ * Process context (pt_stage_drain(): every reader, the consumer): under
+ * clock=auto, local becomes causal once the kernel marks the TSC unstable
+ * (its clocksource watchdog, after load).
  */
 void pt_clock_recheck(void);
 /* "local" or "causal", and why. */
