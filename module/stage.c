@@ -20,7 +20,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
 #include <linux/mutex.h>
@@ -31,6 +30,7 @@
 #include <linux/stacktrace.h>
 #include <linux/vmalloc.h>
 #include <pagetrail/clock.h>
+#include <pagetrail/pending.h>
 #include <pagetrail/stage.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/events.h>
@@ -39,7 +39,6 @@
 
 #define PT_STAGE_STACKS 64 /* stacks per CPU, a power of two */
 #define PT_STAGE_BATCH_MAX 16 /* a walk's observations staged at once */
-#define PT_PENDING_BITS 12
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
 
@@ -127,22 +126,10 @@ static bool *pt_stage_taken;
  * allocated would observe itself taking pages the pool freed.
  */
 static struct pt_stage_cursor *pt_stage_cur;
-/* Admissions staged, not interpreted yet, by pfn hash. */
-static atomic_t pt_stage_pending[1 << PT_PENDING_BITS];
 
 bool pt_stage_enabled(void)
 {
 	return READ_ONCE(pt_stage_on);
-}
-
-static atomic_t *pt_pending_slot(u64 pfn)
-{
-	return &pt_stage_pending[hash_64(pfn, PT_PENDING_BITS)];
-}
-
-bool pt_stage_maybe_pending(u64 pfn)
-{
-	return READ_ONCE(pt_stage_on) && atomic_read(pt_pending_slot(pfn));
 }
 
 /* A chunk the interpreter may start tracking: admissions and assignments. */
@@ -278,7 +265,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		e->obs = obs[i];
 		e->kind = kinds[i];
 		if (pt_stage_creates(e)) {
-			atomic_inc(pt_pending_slot(e->obs.pfn));
+			pt_pending_add(e->obs.pfn);
 			c->shared_writes++;
 		}
 		pt_stage_take_stack(c, e);
@@ -419,8 +406,9 @@ static void pt_stage_apply(struct pt_staged *e, const struct pt_made *made,
 		pt_observe_made(&e->obs, made);
 		break;
 	}
+	/* Interpreted: its chunk, if it made one, is in the table now. */
 	if (pt_stage_creates(e))
-		atomic_dec(pt_pending_slot(e->obs.pfn));
+		pt_pending_done(e->obs.pfn);
 }
 
 /* The CPU whose next entry is the oldest before @limit, or -1. */
@@ -588,7 +576,7 @@ void pt_stage_clear(void)
 		c->stacks_lost = 0;
 		c->shared_writes = 0;
 	}
-	memset(pt_stage_pending, 0, sizeof(pt_stage_pending));
+	pt_pending_clear();
 	pt_stage_consumed = 0;
 	pt_stage_runs = 0;
 	pt_stage_ns = 0;
@@ -698,6 +686,7 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 		pt_stage_free();
 		return err;
 	}
+	pt_pending_enable(true);
 	WRITE_ONCE(pt_stage_on, true);
 	return 0;
 }
@@ -713,6 +702,7 @@ void pt_stage_exit(void)
 		irq_work_sync(&per_cpu_ptr(&pt_stage_cpu, cpu)->kick);
 	/* No drain starts now; one under way may still wake the thread. */
 	WRITE_ONCE(pt_stage_on, false);
+	pt_pending_enable(false);
 	kthread_stop(pt_stage_task);
 	pt_stage_task = NULL;
 	pt_stage_free();

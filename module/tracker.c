@@ -190,12 +190,6 @@ void pt_tracker_epoch_now(u16 *epoch, bool *partial)
 	*epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
 }
 
-/* Staged admissions count too: their chunk is in the table soon. */
-bool pt_tracker_maybe_tracked(u64 pfn)
-{
-	return pt_table_maybe_tracked(pfn) || pt_stage_maybe_pending(pfn);
-}
-
 /* Copy out a chunk, its history from the window, oldest first. */
 static void pt_chunk_view(const struct pt_chunk *c, struct pt_page_view *v)
 {

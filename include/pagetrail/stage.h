@@ -63,8 +63,6 @@ bool pt_stage_batch_open(void);
 void pt_stage_batch_close(bool opened);
 /* Process context: interpret everything staged before this call. */
 void pt_stage_drain(void);
-/* An admission staged, not yet interpreted: its pfn passes the pre-filter. */
-bool pt_stage_maybe_pending(u64 pfn);
 /* With every writer held off (a reset): forget what is staged. */
 void pt_stage_clear(void);
 void pt_stage_get_stats(struct pt_stage_stats *st);

@@ -10,6 +10,7 @@
 #include <linux/stacktrace.h>
 #include <uapi/pagetrail.h>
 #include <pagetrail/recorder.h>
+#include <pagetrail/pending.h>
 
 #define PT_HIST_LEN 8
 #define PT_STACK_DEPTH 16
@@ -134,7 +135,12 @@ void pt_tracker_exit(void);
 void pt_tracker_reset(void (*reset_outside)(void));
 void pt_tracker_set_partial(bool partial);
 
-bool pt_tracker_maybe_tracked(u64 pfn);
+/* The probe path's pre-filter, staged admissions included (pending.h). */
+static inline bool pt_tracker_maybe_tracked(u64 pfn)
+{
+	return pt_pending_or_tracked(pfn);
+}
+
 bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec,
 			const struct pt_made *made);
 bool pt_tracker_record_event(const struct pt_obs *obs,
