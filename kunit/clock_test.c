@@ -5,10 +5,8 @@
 #include "../module/clock.c"
 
 #include <kunit/test.h>
-#include <linux/completion.h>
-#include <linux/kthread.h>
-
 #include "suites.h"
+#include "two_cpus.h"
 
 #define PT_CLOCK_ROUNDS 20000
 #define PT_CLOCK_HANDOVERS 4000
@@ -48,29 +46,24 @@ static void pt_clock_causal_one_cpu(struct kunit *test)
 /*
  * Two CPUs hand a token back and forth, each stamping when it holds it:
  * every stamp follows, in time, the stamp of the hand-over before it,
- * however far apart the two CPUs' own clocks are.
+ * however far apart the two CPUs' own clocks are. Round n is the holder
+ * n % 2's: each thread counts its own rounds.
  */
 struct pt_clock_relay {
-	atomic_t turn; /* whose turn: the round number's parity */
-	u64 last; /* the previous holder's stamp, published with turn */
+	atomic_t turn; /* the round now, published with last */
+	atomic_t next_me; /* hands each thread its parity */
+	u64 last; /* the previous holder's stamp */
 	int backwards; /* a stamp not after the one handed over */
 	int local_backwards; /* the same with local_clock(): not asserted */
 	int rounds;
-	struct completion done[2];
-};
-
-struct pt_clock_runner {
-	struct pt_clock_relay *relay;
-	int me;
 };
 
 static int pt_clock_relay_fn(void *arg)
 {
-	struct pt_clock_runner *run = arg;
-	struct pt_clock_relay *r = run->relay;
-	int me = run->me, round;
+	struct pt_clock_relay *r = arg;
+	int round = atomic_inc_return(&r->next_me) - 1;
 
-	for (round = me; round < r->rounds; round += 2) {
+	for (; round < r->rounds; round += 2) {
 		unsigned long spins = 0;
 		u64 t, l;
 
@@ -88,43 +81,20 @@ static int pt_clock_relay_fn(void *arg)
 		r->last = t;
 		atomic_set_release(&r->turn, round + 1);
 	}
-	complete(&r->done[me]);
 	return 0;
 }
 
 static void pt_clock_causal_across_cpus(struct kunit *test)
 {
-	struct pt_clock_runner run[2];
+	static int (*const fn[2])(void *) = { pt_clock_relay_fn,
+					      pt_clock_relay_fn };
 	struct pt_clock_relay *r;
-	struct task_struct *t[2];
-	int cpu[2], i;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "one CPU online");
 	KUNIT_ASSERT_EQ(test, pt_clock_init("causal"), 0);
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	r->rounds = PT_CLOCK_HANDOVERS;
-	cpu[0] = cpumask_first(cpu_online_mask);
-	cpu[1] = cpumask_next(cpu[0], cpu_online_mask);
-	for (i = 0; i < 2; i++) {
-		init_completion(&r->done[i]);
-		run[i].relay = r;
-		run[i].me = i;
-		t[i] = kthread_create(pt_clock_relay_fn, &run[i], "pt_clock/%d",
-				      i);
-		if (IS_ERR(t[i])) {
-			if (i)
-				kthread_stop(t[0]); /* never woken: never ran */
-			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(t[i]));
-			return;
-		}
-		kthread_bind(t[i], cpu[i]);
-	}
-	for (i = 0; i < 2; i++)
-		wake_up_process(t[i]);
-	for (i = 0; i < 2; i++)
-		wait_for_completion(&r->done[i]);
+	pt_kunit_two_cpus(test, "pt_clock", fn, r);
 	KUNIT_EXPECT_EQ(test, atomic_read(&r->turn), r->rounds);
 	KUNIT_EXPECT_EQ(test, r->backwards, 0);
 	kunit_info(test, "%d hand-overs: local_clock() went back at %d\n",

@@ -7,45 +7,38 @@
  */
 
 #include <kunit/test.h>
-#include <linux/completion.h>
 #include <linux/irqflags.h>
-#include <linux/kthread.h>
 #include <linux/sched.h>
 
 #include "../module/pending.c"
 #include "suites.h"
+#include "two_cpus.h"
 
 #define PT_PENDING_PFN 0x5150
 #define PT_PENDING_ROUNDS 400
 
-/* Under its shard lock, IRQs off, as the tracker does. */
-static bool pending_table_add(u64 pfn)
-{
-	unsigned int s = pt_table_shard(pfn);
-	unsigned long flags;
-	bool added;
-
-	local_irq_save(flags);
-	pt_table_lock(s, pfn);
-	added = pt_table_alloc(pfn, 0);
-	pt_table_unlock(s);
-	local_irq_restore(flags);
-	return added;
-}
-
-static void pending_table_free(u64 pfn)
+/*
+ * The chunk of @pfn into the table (@tracked) or out of it, under its
+ * shard lock with IRQs off, as the tracker does. False if the table had
+ * no room.
+ */
+static bool pending_table_set(u64 pfn, bool tracked)
 {
 	unsigned int s = pt_table_shard(pfn);
 	struct pt_chunk *c;
 	unsigned long flags;
+	bool ok = true;
 
 	local_irq_save(flags);
 	pt_table_lock(s, pfn);
 	c = pt_table_find(pfn);
-	if (c)
+	if (tracked && !c)
+		ok = pt_table_alloc(pfn, 0);
+	else if (!tracked && c)
 		pt_table_free(c);
 	pt_table_unlock(s);
 	local_irq_restore(flags);
+	return ok;
 }
 
 static int pending_test_init(struct kunit *test)
@@ -73,11 +66,11 @@ static void pending_counts_until_interpreted(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, pt_pending_or_tracked(pfn));
 	pt_pending_done(pfn);
 	KUNIT_EXPECT_TRUE(test, pt_pending_or_tracked(pfn));
-	KUNIT_ASSERT_TRUE(test, pending_table_add(pfn));
+	KUNIT_ASSERT_TRUE(test, pending_table_set(pfn, true));
 	pt_pending_done(pfn);
 	/* Interpreted: the table holds it now. */
 	KUNIT_EXPECT_TRUE(test, pt_pending_or_tracked(pfn));
-	pending_table_free(pfn);
+	pending_table_set(pfn, false);
 	KUNIT_EXPECT_FALSE(test, pt_pending_or_tracked(pfn));
 	/* A reset forgets what was staged. */
 	pt_pending_add(pfn);
@@ -105,7 +98,6 @@ struct pt_pending_race {
 	bool stop;
 	int rounds;
 	unsigned long reads, inside, misses;
-	struct completion done[2];
 };
 
 static int pending_consumer_fn(void *arg)
@@ -119,18 +111,17 @@ static int pending_consumer_fn(void *arg)
 		/* Staged, then the window: the reader sees the count in it. */
 		smp_store_release(&r->window, 2UL * i + 1);
 		schedule_timeout_uninterruptible(1);
-		if (!pending_table_add(pfn))
+		if (!pending_table_set(pfn, true))
 			break;
 		pt_pending_done(pfn);
 		schedule_timeout_uninterruptible(1);
 		WRITE_ONCE(r->window, 2UL * i + 2);
 		/* The window closed before the chunk leaves the filter. */
 		smp_mb();
-		pending_table_free(pfn);
+		pending_table_set(pfn, false);
 	}
 	r->rounds = i;
 	WRITE_ONCE(r->stop, true);
-	complete(&r->done[1]);
 	return 0;
 }
 
@@ -153,39 +144,19 @@ static int pending_reader_fn(void *arg)
 		if (++r->reads % 4096 == 0)
 			cond_resched();
 	}
-	complete(&r->done[0]);
 	return 0;
 }
 
 static void pending_never_lost_while_interpreted(struct kunit *test)
 {
-	int (*fn[2])(void *) = { pending_reader_fn, pending_consumer_fn };
+	static int (*const fn[2])(void *) = { pending_reader_fn,
+					      pending_consumer_fn };
 	struct pt_pending_race *r;
-	struct task_struct *t[2];
-	int cpu[2], i;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "one CPU online");
 	r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	r->rounds = PT_PENDING_ROUNDS;
-	cpu[0] = cpumask_first(cpu_online_mask);
-	cpu[1] = cpumask_next(cpu[0], cpu_online_mask);
-	for (i = 0; i < 2; i++) {
-		init_completion(&r->done[i]);
-		t[i] = kthread_create(fn[i], r, "pt_pending/%d", i);
-		if (IS_ERR(t[i])) {
-			if (i)
-				kthread_stop(t[0]); /* never woken: never ran */
-			KUNIT_FAIL(test, "kthread_create: %ld", PTR_ERR(t[i]));
-			return;
-		}
-		kthread_bind(t[i], cpu[i]);
-	}
-	for (i = 0; i < 2; i++)
-		wake_up_process(t[i]);
-	for (i = 0; i < 2; i++)
-		wait_for_completion(&r->done[i]);
+	pt_kunit_two_cpus(test, "pt_pending", fn, r);
 	KUNIT_EXPECT_EQ(test, r->rounds, PT_PENDING_ROUNDS);
 	KUNIT_EXPECT_GT(test, r->inside, 0UL);
 	KUNIT_EXPECT_EQ(test, r->misses, 0UL);
