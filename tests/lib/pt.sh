@@ -24,6 +24,28 @@ pt_record_first() {
 	tr ' ' '\n' < /proc/cmdline | sed -n 's/^pt\.record_first=\([01]\)$/record_first=\1/p'
 }
 
+# nvsim_rmmod: rmmod nvsim, which busybox asks without waiting (O_NONBLOCK):
+# while anything holds a reference on the module (an open file of its
+# devices, a kprobe being registered on it), the kernel answers EAGAIN at
+# once. Seen once, in pt_stress on the sanitizer kernel right after the
+# cuinit loops were reaped; what held it is not known. Tries for up to
+# 5 s, and says what the module's count was and how many tries it took;
+# any other failure, or a module still held after 5 s (pagetrail keeps no
+# reference on its target), fails as rmmod does.
+nvsim_rmmod() {
+	local i=0
+	while ! rmmod nvsim 2> /tmp/rmmod.err; do
+		if ! grep -q 'temporarily unavailable' /tmp/rmmod.err || [ $i -ge 25 ]; then
+			cat /tmp/rmmod.err >&2
+			return 1
+		fi
+		[ $i = 0 ] && diag "rmmod nvsim: in use, refcnt $(cat /sys/module/nvsim/refcnt 2> /dev/null), holders: $(ls /sys/module/nvsim/holders 2> /dev/null | tr '\n' ' '); trying again"
+		i=$((i + 1))
+		sleep 0.2
+	done
+	[ $i = 0 ] || diag "rmmod nvsim: unloaded after $i retries"
+}
+
 # then_drain CMD...: a shell command line that runs CMD, then reads
 # pagetrail's stats, which interprets what record first still holds staged,
 # and exits with CMD's status: for "trace-cmd record ... sh -c", which stops

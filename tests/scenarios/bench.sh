@@ -518,6 +518,6 @@ else
 	ok 1 "hotprof: no timed build in the initramfs, or it did not load"
 fi
 
-rmmod ptbench && rmmod nvsim
+rmmod ptbench && nvsim_rmmod
 ok $? "unloaded"
 done_testing

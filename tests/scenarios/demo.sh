@@ -50,6 +50,6 @@ ok $? "timeline: a lane for $pfn"
 echo "PT-FILE-BEGIN r1.svg"
 cat /tmp/r1.svg
 echo "PT-FILE-END"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded cleanly"
 done_testing

@@ -155,7 +155,7 @@ echo devcg=0 > $PT/control
 rmmod pagetrail
 ok $? "rmmod pagetrail with denials kept"
 rmdir $CG/r2
-rmmod nvsim
+nvsim_rmmod
 ok $? "rmmod nvsim"
 for n in nvidia0 nvidiactl nvidia-uvm nvidia-uvm-tools; do rm -f /dev/$n; done
 dmesg | grep -q 'devcg: recording device-cgroup denials (major -1, source v1 and bpf)'

@@ -81,7 +81,7 @@ is "$deny" "$kept" "one ring record per recorded denial"
 cmp_ok "$others" -ge $((before - 32 - secs)) "the driver's history is still in the ring"
 
 echo devcg=0 > $PT/control
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 rmdir "$R4" $CG/r5
 rm -f /dev/nvidia-uvm "/dev/uvm${NL}pid=1 cgroup=x" "/tmp/x${NL}id=7 y"

@@ -134,6 +134,6 @@ ct_stop
 diag "all denials: $(grep -c '^id=' $PT/denials)"
 rmmod pagetrail
 ok $? "rmmod pagetrail"
-rmmod nvsim
+nvsim_rmmod
 for n in nvidia0 nvidiactl nvidia-uvm nvidia-uvm-tools; do rm -f /dev/$n; done
 done_testing

@@ -248,6 +248,6 @@ is "$(denied 102)" "$U:1 bpf " "102 corrected: the only denial is nvidia-uvm-too
 is "$(kernel_says $R/102/attached.dev)" "$(actual 102)" "102 corrected: the program in effect = reality"
 
 rmmod pagetrail
-rmmod nvsim
+nvsim_rmmod
 for n in nvidia0 nvidiactl nvidia-uvm nvidia-uvm-tools; do rm -f /dev/$n; done
 done_testing

@@ -120,7 +120,7 @@ cat /tmp/r3/before.out >&2
 # in the file) is optional.
 is "$rc:$(grep -E '^  ok +c ' /tmp/r3/before.out | awk '{ print $3 }' | tr '\n' ' ')" \
 	"0:195:255 195:0 504:0 504:1 507:* " "before: exit 0; nvidiactl, nvidia0, both uvm nodes and nvidia-caps admitted"
-rmmod nvsim
+nvsim_rmmod
 
 # The upgrade: other drivers now hold the old dynamic majors' neighbours.
 if insmod /pt/modules/nvsim.ko uvm_major=509 caps_major=237 imex_major=238 2>/dev/null; then
@@ -241,6 +241,6 @@ fi
 
 rmmod pagetrail
 rmdir $CG/lxc.payload.129 $CG/lxc.payload.129b
-rmmod nvsim
+nvsim_rmmod
 for n in nvidia0 nvidiactl nvidia-uvm nvidia-uvm-tools; do rm -f /dev/$n; done
 done_testing

@@ -63,5 +63,5 @@ done < /tmp/readable
 is "$(head -n 3 /tmp/leaks)" "" "no kernel address in any file user 65534 can read"
 
 for e in /sys/kernel/tracing/events/pagetrail/*/enable; do echo 0 > "$e"; done 2>/dev/null
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 done_testing

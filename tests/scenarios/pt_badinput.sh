@@ -83,6 +83,6 @@ isnt $rc 0 "nv_pools_addr outside nvsim: refused"
 dmesg | grep -q "nv_pools_addr names .*not a symbol of nvsim"
 ok $? "the log names what the address is"
 [ $rc = 0 ] && rmmod pagetrail
-rmmod nvsim
+nvsim_rmmod
 ok $? "rmmod nvsim"
 done_testing

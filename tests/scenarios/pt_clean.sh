@@ -115,6 +115,6 @@ like "$(dmesg)" "probe_only=1: probes count their hits, no handler runs, nothing
 	"the load says that nothing is recorded"
 rmmod pagetrail
 ok $? "rmmod pagetrail (probe_only)"
-rmmod nvsim
+nvsim_rmmod
 ok $? "rmmod nvsim"
 done_testing

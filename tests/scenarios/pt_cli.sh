@@ -110,7 +110,7 @@ cat /tmp/d.txt >&2
 z=$(finding /tmp/d.txt PIN)
 is "$(echo "$z" | field rule) $(echo "$z" | field pfn)" "PIN.pinned-page-second-owner $pfn" "pinned: PIN on the pinned pfn"
 is "$(grep -c '^finding' /tmp/d.txt)" 1 "pinned: one finding"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded after the faults"
 
 # Clean, shrinker and memory pressure: no finding.
@@ -147,6 +147,6 @@ grep -v '^  ' /tmp/d.txt >&2
 sed -n '/^coverage/,$p' /tmp/d.txt | while read -r l; do diag "$l"; done
 is "$(grep -c '^finding' /tmp/d.txt)" 0 "shrinker and memory pressure: no finding"
 is "$rc" 0 "shrinker and memory pressure: exit 0"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

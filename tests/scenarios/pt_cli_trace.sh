@@ -41,7 +41,7 @@ like "$(cat /tmp/h.txt)" " nvsim_foreign/$fpid +[0-9]+ free +foreign +pooled_cle
 
 # The same through trace-cmd listen on loopback (record -N).
 echo reset > $PT/control
-rmmod pagetrail && rmmod nvsim && insmod /pt/modules/nvsim.ko $Z2_RELEASE && pt_load ring_kb=32768
+rmmod pagetrail && nvsim_rmmod && insmod /pt/modules/nvsim.ko $Z2_RELEASE && pt_load ring_kb=32768
 ok $? "reloaded"
 mkdir -p /tmp/listen
 ip link set lo up 2> /dev/null || ifconfig lo 127.0.0.1 up
@@ -123,6 +123,6 @@ if [ "$size" -lt 3000000 ]; then
 	base64 /tmp/stale.dat
 	echo "PT-FILE-END"
 fi
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -27,6 +27,6 @@ for round in 1 2 3; do
 	is "$(field lines < /tmp/ur.out)" "$n" "round $round: each of the $n records once, as a line"
 done
 is "$(kv ring_buffered)" 0 "all consumed"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -59,7 +59,7 @@ for v in 610 610-inline; do
 	cmp_ok "$(nv chunks_reclaimed)" -gt 0 "$v: drop_caches made the shrinker reclaim ($(nv chunks_reclaimed))"
 	is "$(kv events_reclaim /tmp/stats)" "$(nv chunks_reclaimed)" "$v: events_reclaim == nvsim's chunks reclaimed"
 	is "$(ev role_free)" "$(nv chunks_freed)" "$v: frees to the buddy allocator == nvsim's"
-	rmmod pagetrail && rmmod nvsim
+	rmmod pagetrail && nvsim_rmmod
 	ok $? "$v: unloaded"
 done
 done_testing

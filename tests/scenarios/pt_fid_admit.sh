@@ -40,6 +40,6 @@ diag "$f"
 isnt "$f" "" "the refused chunk $rpfn was freed with cause=reject"
 is "$(echo "$f" | field anomaly) $(echo "$f" | field to)" "none freed" "freed, no anomaly"
 is "$(echo "$f" | field comm)" cuinit "by the thread that freed the allocation"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

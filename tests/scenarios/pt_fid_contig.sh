@@ -39,6 +39,6 @@ pt_drain
 is "$(kv state $PT/control)" attached "still attached after a CUDA-init generation"
 is "$(ev role_assign)" "$(($(nv set_page_calls) - s0))" "every nv_alloc_set_page since was seen"
 is "$(kv anomalies /tmp/stats) $(kv gaps /tmp/stats)" "0 0" "0 anomalies, 0 gaps"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

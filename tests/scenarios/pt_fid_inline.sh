@@ -49,6 +49,6 @@ is "$(kv events_take /tmp/stats)" "$(($(nv chunks_taken_clean) + $(nv chunks_tak
 cmp_ok "$(nv chunks_reclaimed)" -gt 0 "drop_caches made the shrinker reclaim ($(nv chunks_reclaimed))"
 is "$(kv events_reclaim /tmp/stats)" "$(nv chunks_reclaimed)" "events_reclaim == nvsim's chunks reclaimed"
 is "$(ev role_free)" "$(nv chunks_freed)" "frees to the buddy allocator == nvsim's"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -31,6 +31,6 @@ is "$n" 0 "no NUMA page is in the pages table"
 is "$m" 0 "no record names a NUMA page"
 is "$(ev role_insert)" "$(($(nv vm_insert_page_calls) - numa))" "the sysmem inserts (32) were all recorded"
 is "$(ev insert_token_mismatch) $(ev insert_bad)" "0 0" "each one on a page of its allocation, refcount >= 1"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

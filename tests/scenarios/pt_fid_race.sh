@@ -64,6 +64,6 @@ is "$bad" 0 "no release record on a chunk the racer had taken"
 is "$(ev role_take_clean) $(ev role_take_dirty)" "$(nv chunks_taken_clean) $(nv chunks_taken_dirty)" \
 	"takes == nvsim's"
 is "$(ev role_assign)" "$(nv set_page_calls)" "assignments == nv_alloc_set_page calls"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

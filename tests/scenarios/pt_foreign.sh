@@ -65,6 +65,6 @@ is "$(echo "$m" | wc -l)" 1 "one driver mmap failed"
 is "$(echo "$m" | field inner_ret) $(echo "$m" | field pfn)" "-22 $pfn" \
 	"return chain: vm_insert_page -22 on $pfn -> nvidia_mmap -11"
 is "$(nv last_insert_fail_pfn | xargs printf '0x%x')" "$pfn" "nvsim agrees on the failing pfn"
-rmmod pagetrail && echo 0 > /sys/module/nvsim/parameters/fault_foreign_put && rmmod nvsim
+rmmod pagetrail && echo 0 > /sys/module/nvsim/parameters/fault_foreign_put && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -17,7 +17,7 @@ is "$(kv state $PT/control)" attached "nvsim went live: attached"
 cuinit --gens 2 --drain > /tmp/c1.out
 is "$(grep '^summary ' /tmp/c1.out | field mmap_failed)" 0 "cuinit ran clean"
 pooled=$(nv pool_pages_owned)
-rmmod nvsim
+nvsim_rmmod
 ok $? "rmmod nvsim while attached"
 is "$(kv state $PT/control)" waiting "target gone: waiting again"
 cp $PT/stats /tmp/stats
@@ -46,6 +46,6 @@ wait $bg
 ok $? "cuinit finished every run"
 is "$(cat /tmp/bg.*.out | grep '^summary ' | field mmap_failed | sort -u)" 0 "no mmap failed in any run"
 like "$(cat /sys/kernel/debug/nvsim/selfcheck | grep '^selfcheck ')" 'errors=0 ' "nvsim self-check passes"
-rmmod nvsim
+nvsim_rmmod
 ok $? "rmmod nvsim"
 done_testing

@@ -91,5 +91,5 @@ ok $? "lockdep still on (debug_locks=1): nothing it reported"
 is "$(kv ring_unaccounted /tmp/stats)" 0 "produced = read + buffered + lost, exactly"
 is "$(kv anomalies /tmp/stats)" 0 "no anomaly on this clean workload"
 grep -q '^anomaly=' $PT/anomalies && head -n 40 $PT/anomalies | sed 's/^/# /'
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 done_testing

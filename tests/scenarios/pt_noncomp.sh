@@ -44,6 +44,6 @@ is "$(kv frozen $PT/control)" 1 "the recorder is frozen"
 cmp_ok "$(kv ring_dropped_frozen /tmp/stats)" -gt 0 "and counts what it dropped since"
 is "$(kv anomalies /tmp/stats)" 1 "exactly one anomaly"
 echo 0 > /sys/module/nvsim/parameters/fault_noncomp
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

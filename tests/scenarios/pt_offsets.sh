@@ -53,5 +53,5 @@ rmmod pagetrail
 
 insmod /pt/modules/pagetrail.ko target=nvsim $good
 ok $? "the right layout attaches"
-rmmod pagetrail; rmmod nvsim
+rmmod pagetrail; nvsim_rmmod
 done_testing

@@ -88,6 +88,6 @@ is "$(echo "$o" | cut -d' ' -f2)" 2 "pinned: pagetrail sampled refcount 2 at adm
 is "$(echo "$o" | cut -d' ' -f3)" 2 "pinned: the kernel's page_ref history says 2"
 is "$(awk '$2 != $3' /tmp/oracle.txt | wc -l)" 0 "pinned: every flagged admission agrees with the kernel"
 grep -E "(page_ref_[a-z_]+|admit): .*(pfn|head)=$pfn " /tmp/trace.txt | tail -n 14 | while read -r l; do diag "$l"; done
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

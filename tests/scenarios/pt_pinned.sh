@@ -35,6 +35,6 @@ is "$(echo "$t" | field alloc) $(echo "$t" | field prev_alloc)" "$second $first"
 is "$(grep -c ' role=insert .* ret=-' /tmp/ev.txt)" 0 "no insert failed: silent aliasing"
 is "$(grep -c ' role=map .* ret=-' /tmp/ev.txt)" 0 "no mmap failed"
 echo 0 > /sys/module/nvsim/parameters/fault_pinned_admit
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -131,7 +131,7 @@ is "$(kv stage_unaccounted /tmp/stats)" 0 "and still observed = interpreted + st
 is "$(kv anomalies /tmp/stats)" 0 "no false anomaly: a loss leaves every chunk known unsure"
 pagetrail status > /tmp/status.txt
 like "$(cat /tmp/status.txt)" "staging lost [0-9]+ observations" "status says what was lost before interpretation"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 is "$(consumers)" 0 "and the consumer thread with it"
 done_testing

@@ -58,6 +58,6 @@ while [ $reads -lt 20 ]; do
 done
 exec 5<&-
 is "$cut $reads" "0 20" "events read 1000 bytes at a time: 20 reads, each ending at a line's end"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -38,6 +38,6 @@ is "$(kv nv_reclaim_mismatch /tmp/stats)" 0 "every scan freed what pagetrail saw
 cmp_ok "$(kv nv_shrink_count_calls /tmp/stats)" -gt 0 "count_objects calls were seen"
 is "$(kv anomalies /tmp/stats) $(kv gaps /tmp/stats)" "0 0" "0 anomalies, 0 coverage gaps"
 is "$(kv ring_lost /tmp/stats)" 0 "0 records lost"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

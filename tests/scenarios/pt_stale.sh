@@ -74,6 +74,6 @@ is "$(echo "$i" | field ret)" 0 "pooled: the insert succeeded (silent aliasing)"
 like "$(echo "$i" | field state)" "^pooled_(clean|dirty)->" "pooled: the chunk was in the pool"
 like "$(grep '^mmap .*name=stale' /tmp/cuinit.out)" "rc=0 " "pooled: the mmap itself succeeded"
 echo 0 > /sys/module/nvsim/parameters/fault_stale_context
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -13,7 +13,7 @@ plan 20
 
 insmod /pt/modules/nvsim.ko
 if ! grep -q 'holds a usage_count reference' /proc/driver/nvsim/version; then
-	rmmod nvsim && insmod /pt/modules/nvsim.ko release=595.71.05
+	nvsim_rmmod && insmod /pt/modules/nvsim.ko release=595.71.05
 fi
 v=$(cat /proc/driver/nvsim/version)
 diag "$v"
@@ -58,6 +58,6 @@ done
 like "$(grep '^driver:' /tmp/d.txt)" "^driver: $rel \(driver_version\): its mmap context holds a usage_count reference: Z2 is closed" \
 	"diagnose names the release and says Z2 is closed there"
 echo 0 > $P/fault_stale_context
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

@@ -85,7 +85,7 @@ is "$attached" "$cycles" "$cycles attaches under load, each accepted"
 touch /tmp/stop
 wait $l0 $l1
 rm /tmp/stop
-rmmod nvsim
+nvsim_rmmod
 ok $? "rmmod nvsim while pagetrail is attached and read"
 is "$(kv state $PT/control)" waiting "pagetrail waits for it"
 insmod /pt/modules/nvsim.ko
@@ -119,10 +119,10 @@ is "$(cut -d' ' -f2 /tmp/txtseq)" 0 "events, read throughout: sequence numbers s
 # The end state, exactly: fresh pools (the target reloaded), a reset, one
 # clean run, then the target's unload reclaims every pooled chunk; nothing
 # may be left pooled or owned, and that run is fully seen.
-rmmod nvsim && echo reset > $PT/control && insmod /pt/modules/nvsim.ko &&
+nvsim_rmmod && echo reset > $PT/control && insmod /pt/modules/nvsim.ko &&
 	echo attach > $PT/control
 cuinit --gens 2 --drain > /tmp/final.out
-rmmod nvsim
+nvsim_rmmod
 grep -v '^#' $PT/pages | grep -E ' state=(pooled|pooled_dirty|pooled_clean|taken|reclaiming|assigned|mapped) ' > /tmp/left
 is "$(wc -l < /tmp/left)" 0 "after the target's unload no chunk is pooled or owned in pagetrail's table"
 is "$(kv anomalies) $(kv gaps)" "0 0" "the final clean run: 0 anomalies, 0 gaps"

@@ -61,6 +61,6 @@ is "$(grep -c 'pagetrail:insert:' /tmp/perf.txt)" 2 "perf: two inserts (page 0 f
 like "$(grep 'pagetrail:insert:' /tmp/perf.txt | grep "pfn=$tail_pfn ")" "ref=0 .* ret=-22 .*anomaly=INSERT_ZERO_REF" \
 	"perf: the tail page $tail_pfn with ref=0, ret=-22"
 like "$(grep 'pagetrail:anomaly:' /tmp/perf.txt)" "kind=INSERT_ZERO_REF pfn=$tail_pfn " "perf: the anomaly event"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing

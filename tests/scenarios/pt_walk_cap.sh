@@ -37,6 +37,6 @@ is "$(sed -n 's/.* chunks_not_walked=\([0-9]*\).*/\1/p' /tmp/cov)" "$sum" \
 echo 4294967295 > /sys/module/pagetrail/parameters/nv_walk_max
 cmp_ok "$(sed -n 's/^walk_max=\([0-9]*\).*/\1/p' $PT/coverage)" -le 65536 \
 	"nv_walk_max cannot raise the cap past the build's"
-rmmod pagetrail && rmmod nvsim
+rmmod pagetrail && nvsim_rmmod
 ok $? "unloaded"
 done_testing
