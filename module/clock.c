@@ -19,24 +19,10 @@
 
 DEFINE_STATIC_KEY_FALSE(pt_clock_causal_key);
 
-/* The last causal stamp any CPU took. */
-static atomic64_t pt_clock_last;
+atomic64_t pt_clock_last;
 static const char *pt_clock_why = "";
 static bool pt_clock_auto;
 static DEFINE_MUTEX(pt_clock_lock);
-
-u64 pt_clock_causal(void)
-{
-	u64 now = local_clock();
-	s64 last = atomic64_read(&pt_clock_last);
-	u64 next;
-
-	/* Fully ordered: a stamp taken after this one is seen is larger. */
-	do {
-		next = max(now, (u64)last + 1);
-	} while (!atomic64_try_cmpxchg(&pt_clock_last, &last, next));
-	return next;
-}
 
 /*
  * Whether every CPU's local_clock() reads one time. The kernel's own

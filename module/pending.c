@@ -9,21 +9,9 @@
 #include <pagetrail/pending.h>
 #include <pagetrail/table.h>
 
-#define PT_PENDING_BITS 12
-
-static atomic_t pt_pending[1 << PT_PENDING_BITS];
+atomic_t pt_pending[1 << PT_PENDING_BITS];
 /* Off (record_first=0): the probe path skips the counts' cache lines. */
 static bool pt_pending_on;
-
-static atomic_t *pt_pending_slot(u64 pfn)
-{
-	return &pt_pending[hash_64(pfn, PT_PENDING_BITS)];
-}
-
-void pt_pending_add(u64 pfn)
-{
-	atomic_inc(pt_pending_slot(pfn));
-}
 
 void pt_pending_done(u64 pfn)
 {

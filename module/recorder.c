@@ -20,14 +20,8 @@
 #define PT_SEQ_FROZEN BIT_ULL(63)
 
 static atomic64_t pt_seq = ATOMIC64_INIT(0);
-static bool pt_paused;
+bool pt_paused;
 static bool pt_freeze_on_anomaly;
-
-bool pt_recorder_paused(void)
-{
-	/* Pairs with the release in pt_recorder_reset: see the cleared state. */
-	return smp_load_acquire(&pt_paused);
-}
 
 void pt_recorder_who(struct pt_who *who)
 {

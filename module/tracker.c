@@ -42,14 +42,14 @@ static DEFINE_MUTEX(pt_tracker_readers);
  * was not all seen, so a chunk known from an earlier epoch is unsure until
  * its next fully seen admission. O(1) per attach, whatever the table.
  */
-static u16 pt_epoch;
+u16 pt_epoch;
 /*
  * Between the start of a detach and the end of the next attach, probes
  * and hooks come and go one by one (seconds on a busy machine): frees or
  * takes go unseen while assignments and inserts are still recorded, so
  * every observation in that window is unsure too.
  */
-static bool pt_partial = true;
+bool pt_partial = true;
 
 /* The anomaly store: written only when an anomaly is raised. */
 static DEFINE_RAW_SPINLOCK(pt_anomaly_lock);
@@ -60,11 +60,6 @@ static unsigned int pt_anomaly_stored[PT_AN_MAX]; /* entries per first kind */
 static u64 pt_anomalies_dropped;
 static u64 pt_anomalies_repeated;
 static u64 pt_anomalies_unstacked;
-
-static u16 pt_epoch_bits(u16 epoch)
-{
-	return epoch & ((1u << PT_CHUNK_EPOCH_BITS) - 1);
-}
 
 /* With every writer held off. */
 static void pt_tracker_clear(void)
@@ -180,14 +175,6 @@ void pt_tracker_set_partial(bool partial)
 void pt_tracker_new_epoch(void)
 {
 	WRITE_ONCE(pt_epoch, READ_ONCE(pt_epoch) + 1);
-}
-
-/* Record first: what an observation staged now must carry for later. */
-void pt_tracker_epoch_now(u16 *epoch, bool *partial)
-{
-	/* Pairs with pt_tracker_set_partial(): partial, then its epoch. */
-	*partial = smp_load_acquire(&pt_partial);
-	*epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
 }
 
 /* Copy out a chunk, its history from the window, oldest first. */

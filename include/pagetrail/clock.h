@@ -17,13 +17,30 @@
 #ifndef PAGETRAIL_CLOCK_H
 #define PAGETRAIL_CLOCK_H
 
+#include <linux/atomic.h>
 #include <linux/jump_label.h>
+#include <linux/minmax.h>
 #include <linux/sched/clock.h>
 #include <linux/types.h>
 
 DECLARE_STATIC_KEY_FALSE(pt_clock_causal_key);
 
-u64 pt_clock_causal(void);
+/* The last causal stamp any CPU took. */
+extern atomic64_t pt_clock_last;
+
+/* Inline: every staging section takes one. */
+static __always_inline u64 pt_clock_causal(void)
+{
+	u64 now = local_clock();
+	s64 last = atomic64_read(&pt_clock_last);
+	u64 next;
+
+	/* Fully ordered: a stamp taken after this one is seen is larger. */
+	do {
+		next = max(now, (u64)last + 1);
+	} while (!atomic64_try_cmpxchg(&pt_clock_last, &last, next));
+	return next;
+}
 
 /* Any context, NMI included. */
 static __always_inline u64 pt_clock_now(void)

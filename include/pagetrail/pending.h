@@ -13,10 +13,25 @@
 #ifndef PAGETRAIL_PENDING_H
 #define PAGETRAIL_PENDING_H
 
+#include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/types.h>
 
-/* Probe path: an admission is staged for @pfn. */
-void pt_pending_add(u64 pfn);
+#define PT_PENDING_BITS 12
+
+/* Staged admissions by pfn hash: pt_pending_add() and the calls below. */
+extern atomic_t pt_pending[1 << PT_PENDING_BITS];
+
+static inline atomic_t *pt_pending_slot(u64 pfn)
+{
+	return &pt_pending[hash_64(pfn, PT_PENDING_BITS)];
+}
+
+/* Probe path: an admission is staged for @pfn. Inline: it is on every one. */
+static inline void pt_pending_add(u64 pfn)
+{
+	atomic_inc(pt_pending_slot(pfn));
+}
 /* Consumer: the admission of @pfn was interpreted, its chunk in the table. */
 void pt_pending_done(u64 pfn);
 /* Nothing staged any more (reset, with writers paused and the consumer out). */

@@ -63,8 +63,18 @@ static inline void pt_recorder_who_raw(struct pt_who *who)
 /* The same, the thread name sanitized. */
 void pt_recorder_who(struct pt_who *who);
 
-/* IRQs off: true while a reset is under way (record nothing, count nothing). */
-bool pt_recorder_paused(void);
+/* Set while a reset is under way: read through pt_recorder_paused(). */
+extern bool pt_paused;
+
+/*
+ * IRQs off: true while a reset is under way (record nothing, count
+ * nothing). Inline: every staging section asks.
+ */
+static inline bool pt_recorder_paused(void)
+{
+	/* Pairs with the release in pt_recorder_reset: see the cleared state. */
+	return smp_load_acquire(&pt_paused);
+}
 /*
  * IRQs off: who (@who, or now when NULL), when and the next sequence
  * number. @anomaly with

@@ -11,6 +11,7 @@
 #include <uapi/pagetrail.h>
 #include <pagetrail/recorder.h>
 #include <pagetrail/pending.h>
+#include <pagetrail/table.h>
 
 #define PT_HIST_LEN 8
 #define PT_STACK_DEPTH 16
@@ -146,7 +147,25 @@ bool pt_tracker_observe(const struct pt_obs *obs, struct pagetrail_record *rec,
 bool pt_tracker_record_event(const struct pt_obs *obs,
 			     struct pagetrail_record *rec,
 			     const struct pt_made *made);
-void pt_tracker_epoch_now(u16 *epoch, bool *partial);
+/* The attach epoch and the partial flag: pt_tracker_epoch_now() reads them. */
+extern u16 pt_epoch;
+extern bool pt_partial;
+
+static inline u16 pt_epoch_bits(u16 epoch)
+{
+	return epoch & ((1u << PT_CHUNK_EPOCH_BITS) - 1);
+}
+
+/*
+ * Record first: what an observation staged now must carry for later.
+ * Inline: every staging section asks.
+ */
+static inline void pt_tracker_epoch_now(u16 *epoch, bool *partial)
+{
+	/* Pairs with pt_tracker_set_partial(): partial, then its epoch. */
+	*partial = smp_load_acquire(&pt_partial);
+	*epoch = pt_epoch_bits(READ_ONCE(pt_epoch));
+}
 void pt_tracker_new_epoch(void);
 bool pt_tracker_page_at(unsigned int slot, struct pt_page_view *view);
 unsigned int pt_tracker_slots(void);
