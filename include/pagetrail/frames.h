@@ -35,6 +35,9 @@ struct pt_frame {
 	u32 flags; /* the profile's own marks on this call */
 	/* a second object: RELEASE, the lock of the pool it will admit to */
 	unsigned long aux_obj;
+	/* ALLOC: a chunk whose page-table entry is checked once written */
+	unsigned long check_va;
+	u32 check_idx;
 	/*
 	 * The profile's decoded view of obj, read at the call's first hit
 	 * that needs it: what stays fixed while the function runs (an

@@ -11,6 +11,57 @@
 
 /* --- allocation: nv_alloc_system_pages, nv_alloc_set_page --------------- */
 
+/*
+ * nv_alloc_set_page(at, chunk, va) fills page_table[chunk << order ...];
+ * once it returned, the first of those entries must hold @va.
+ */
+static bool nv_pte_holds(struct nv_alloc_view *av, u32 first, unsigned long va,
+			 unsigned long at)
+{
+	unsigned long pte_va, phys;
+
+	if (!nv_pte_virt(av, first, &pte_va) ||
+	    !nv_read_ulong(av->page_table +
+				   (unsigned long)first * nv_layout.pte_size +
+				   nv_layout.pte_phys_addr,
+			   &phys))
+		return false;
+	if (pte_va != va || !virt_addr_valid((void *)pte_va) ||
+	    phys != __pa(pte_va)) {
+		nv_decode_error("nvidia_pte_t after nv_alloc_set_page", at);
+		return false;
+	}
+	return true;
+}
+
+/* The entry a chunk observed at entry left to check: written by now. */
+static bool nv_pte_check_due(struct pt_frame *alloc, struct nv_alloc_view *av)
+{
+	if (!(alloc->flags & NV_ALLOC_PTE_CHECK_DUE))
+		return true;
+	alloc->flags &= ~NV_ALLOC_PTE_CHECK_DUE;
+	return nv_pte_holds(av, alloc->check_idx, alloc->check_va, alloc->obj);
+}
+
+/*
+ * An allocation call returns: the last check left is done now, if the call
+ * succeeded (a failing one may already have undone its page table).
+ */
+static void nv_pte_check_at_return(struct pt_frame *alloc, bool ok)
+{
+	struct nv_alloc_view av;
+	bool fresh;
+
+	if (!(alloc->flags & NV_ALLOC_PTE_CHECK_DUE))
+		return;
+	if (!ok) {
+		alloc->flags &= ~NV_ALLOC_PTE_CHECK_DUE;
+		return;
+	}
+	if (nv_alloc_view_in(alloc, alloc->obj, &av, &fresh))
+		nv_pte_check_due(alloc, &av);
+}
+
 int nv_alloc_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_frame_data *d = data;
@@ -42,6 +93,7 @@ void nv_alloc_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 			      .cause = PT_CAUSE_FRESH,
 			      .create = true };
 
+	nv_pte_check_at_return(d->f, regs_return_value(regs) == 0);
 	if ((nv_fallbacks & NV_FB_SET_PAGE) && regs_return_value(regs) == 0) {
 		obs.alloc_seq = d->f->alloc_seq;
 		/* The take inlined too: what the pool gave is known by state. */
@@ -70,6 +122,7 @@ void nv_contig_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 			      .cause = PT_CAUSE_FRESH,
 			      .create = true };
 
+	nv_pte_check_at_return(d->f, regs_return_value(regs) == 0);
 	if ((nv_fallbacks & NV_FB_COHERENT) && regs_return_value(regs) == 0) {
 		/* Chunks nv_alloc_set_page already named are skipped (same owner). */
 		obs.alloc_seq = d->f->alloc_seq;
@@ -119,16 +172,14 @@ int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 }
 
 /*
- * nv_alloc_set_page(at, chunk, va) fills page_table[chunk << order ...]. At
- * return those entries are written: the first must hold what we were passed.
+ * One chunk of nv_alloc_set_page assigned: at its return (@written), or at
+ * its entry where no fallback needs the page-table entry it writes.
  */
-void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+static void nv_set_page_observe(struct nv_set_page_data *d, bool written)
 {
-	struct nv_set_page_data *d = data;
 	struct nv_alloc_view av;
 	struct pt_obs obs = { .role = PT_ROLE_ASSIGN, .create = true };
 	struct pt_frame *alloc, *take, *mine;
-	unsigned long va, phys;
 	bool fresh;
 	u32 first;
 
@@ -142,24 +193,23 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 		nv_decode_error("nv_alloc_set_page chunk index", d->at);
 		return;
 	}
+	if (!written && mine && !nv_pte_check_due(mine, &av))
+		return;
 	/*
 	 * The page-table offsets and entry size, at the first chunk and the
 	 * first past it of each allocation call: they do not change between
-	 * its chunks.
+	 * its chunks. At entry the chunk's own entry is not written yet: it
+	 * is checked at the next chunk or at the call's return (a call seen
+	 * without its frame, begun before attach, is not checked).
 	 */
 	if (fresh || (first && !(mine->flags & NV_ALLOC_STRIDE_CHECKED))) {
-		if (!nv_pte_virt(&av, first, &va) ||
-		    !nv_read_ulong(av.page_table +
-					   (unsigned long)first *
-						   nv_layout.pte_size +
-					   nv_layout.pte_phys_addr,
-				   &phys))
-			return;
-		if (va != d->va || !virt_addr_valid((void *)va) ||
-		    phys != __pa(va)) {
-			nv_decode_error("nvidia_pte_t after nv_alloc_set_page",
-					d->at);
-			return;
+		if (written) {
+			if (!nv_pte_holds(&av, first, d->va, d->at))
+				return;
+		} else if (mine) {
+			mine->check_idx = first;
+			mine->check_va = d->va;
+			mine->flags |= NV_ALLOC_PTE_CHECK_DUE;
 		}
 		if (mine && first)
 			mine->flags |= NV_ALLOC_STRIDE_CHECKED;
@@ -190,6 +240,26 @@ void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	obs.order = av.order;
 	nv_observe_chunk(&obs, d->va, true,
 			 "chunk virtual address passed to nv_alloc_set_page");
+}
+
+void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
+{
+	nv_set_page_observe(data, true);
+}
+
+/*
+ * Where no fallback walks the entries nv_alloc_set_page writes (the take
+ * and move_pages out of line), its entry says all: no return probe, which
+ * costs more than the handler (profile.c chooses).
+ */
+int nv_set_page_observe_entry(struct pt_probe *p, struct pt_regs *regs,
+			      void *data)
+{
+	struct nv_set_page_data d;
+
+	nv_set_page_entry(p, regs, &d);
+	nv_set_page_observe(&d, false);
+	return 0;
 }
 
 /* --- release: nv_free_system_pages -------------------------------------- */

@@ -101,7 +101,7 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 2);
 	u64 pfn = page_to_pfn(page);
 
-	d->helper = pt_frame_find(PT_CTX_MMAP_HELPER);
+	pt_frame_find2(PT_CTX_MMAP_HELPER, &d->helper, PT_CTX_MMAP, &d->mmap);
 	if (!d->helper && !pt_tracker_maybe_tracked(pfn))
 		return 1;
 	d->vma = regs_get_kernel_argument(regs, 0);
@@ -126,7 +126,7 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 void nv_insert_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_insert_data *d = data;
-	struct pt_frame *mmap;
+	struct pt_frame *mmap = d->mmap;
 
 	d->obs.ret = regs_return_value(regs);
 	if (!d->helper) {
@@ -138,7 +138,6 @@ void nv_insert_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pt_hit_inc(nv_hits, NV_HIT_INSERTS);
 	if (d->obs.ret)
 		atomic64_inc(&nv_stats.insert_failed);
-	mmap = pt_frame_find(PT_CTX_MMAP);
 	if (mmap) {
 		mmap->count++;
 		if (d->obs.ret && !mmap->failed++) {

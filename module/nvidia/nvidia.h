@@ -98,6 +98,12 @@ struct pt_nv_stats {
  * TAKE frame, and NV_TAKE_UNSURE is read from it.
  */
 #define NV_ALLOC_STRIDE_CHECKED BIT(4)
+/*
+ * nv_alloc_set_page observed at its entry (nv_set_page_observe_entry): a
+ * chunk's page-table entry, not written yet, is checked at the next chunk
+ * or when the allocation call returns (pt_frame.check_idx, check_va).
+ */
+#define NV_ALLOC_PTE_CHECK_DUE BIT(5)
 
 /*
  * Static helpers that optimising builds inline (clang -O2, GCC -O3): when
@@ -180,6 +186,7 @@ struct nv_move_data {
 struct nv_insert_data {
 	struct pt_obs obs;
 	struct pt_frame *helper; /* nvidia_mmap_helper's frame, or NULL */
+	struct pt_frame *mmap; /* nvidia_mmap's, found with it: one lookup */
 	unsigned long vma;
 	unsigned long at; /* the VMA's allocation */
 };
@@ -225,6 +232,8 @@ void nv_coherent_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_frame_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data);
+int nv_set_page_observe_entry(struct pt_probe *p, struct pt_regs *regs,
+			      void *data);
 int nv_release_entry(struct pt_probe *p, struct pt_regs *regs, void *data);
 int nv_release_system_entry(struct pt_probe *p, struct pt_regs *regs,
 			    void *data);

@@ -168,6 +168,26 @@ static const struct {
 };
 
 /*
+ * nv_alloc_set_page needs its return only where a fallback walks the
+ * page-table entry it writes (the take or move_pages inlined); elsewhere
+ * its entry is the whole observation and the return probe, the dearer
+ * half of a probe hit, is not planted.
+ */
+static void nv_choose_set_page_probe(void)
+{
+	bool at_return = nv_fallbacks & (NV_FB_POOL_TAKE | NV_FB_MOVE_PAGES);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(nv_probes); i++) {
+		if (strcmp(nv_probes[i].symbol, "nv_alloc_set_page"))
+			continue;
+		nv_probes[i].entry = at_return ? nv_set_page_entry :
+						 nv_set_page_observe_entry;
+		nv_probes[i].ret = at_return ? nv_set_page_ret : NULL;
+	}
+}
+
+/*
  * @addr is where a symbol of @target starts (its name in @sym), and that
  * symbol is @name (NULL: any name).
  */
@@ -272,6 +292,7 @@ static int nv_choose_fallbacks(const char *target)
 		       target);
 		return -EINVAL;
 	}
+	nv_choose_set_page_probe();
 	return 0;
 }
 
