@@ -135,3 +135,11 @@ pt_reclaim_run() {
 	head -n 40 /tmp/anomalies >&2
 	return $rc
 }
+
+# make bench's pagetrail on the driver's path (bench.sh, bench_ab.sh):
+# record first, staging for one whole cuinit run per CPU.
+PT_BENCH_RF="record_first=1 stage_kb=20480 stage_wake_pct=50"
+# nvsim's sysmem_page_pools for nv_pools_addr=, where the loader is not used.
+nvsim_pools_addr() {
+	awk '$3 == "sysmem_page_pools" && $4 == "[nvsim]" { print "0x" $1; exit }' /proc/kallsyms
+}

@@ -47,7 +47,7 @@ runs=$(arg bench_runs 3)
 calls=$(arg bench_calls 5000)
 CFGS="none detached ptf ptk pts ptsk tracefs bpftrace floor base"
 # record first: staging for one whole cuinit run per CPU, drained between runs
-PT_RF="record_first=1 stage_kb=20480 stage_wake_pct=50"
+PT_RF=$PT_BENCH_RF
 PT_SYNC="record_first=0"
 
 emit() { echo "bench $*" >> $OUT; echo "# bench $*"; }
@@ -64,7 +64,7 @@ PTKO="/pt/modules/pagetrail.ko target=nvsim"
 # pt.sh's table layout for the stock kernels and the pool array's address:
 # pagetrail checks both against the live pools before it attaches. The
 # loader (a dump of vmlinux's BTF, over a minute under TCG) only if refused.
-pools=$(awk '$3 == "sysmem_page_pools" && $4 == "[nvsim]" { print "0x" $1; exit }' /proc/kallsyms)
+pools=$(nvsim_pools_addr)
 good="$PT_LAYOUT_595 nv_pools_addr=$pools"
 if insmod $PTKO $good 2> /dev/null && grep -q '^state=attached' $PT/control; then
 	rmmod pagetrail

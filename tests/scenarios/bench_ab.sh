@@ -17,10 +17,10 @@ NEWKO=/pt/modules/pagetrail.ko
 OLDKO=/pt/modules/base/pagetrail.ko
 insmod /pt/modules/nvsim.ko && test -f $OLDKO
 ok $? "nvsim loaded, the base build is there"
-pools=$(awk '$3 == "sysmem_page_pools" && $4 == "[nvsim]" { print "0x" $1; exit }' /proc/kallsyms)
+pools=$(nvsim_pools_addr)
 good="$PT_LAYOUT_595 nv_pools_addr=$pools"
-# make bench's ptf: record first, staging for a whole run, fprobe
-PARAMS="record_first=1 stage_kb=20480 stage_wake_pct=50 backend=2"
+# make bench's ptf: on fprobe
+PARAMS="$PT_BENCH_RF backend=2"
 failed=0
 cuinit --gens 3 --drain > /dev/null
 slot() { # PAIR NAME KO
