@@ -9,6 +9,24 @@
 #include <linux/sched.h>
 #include "suites.h"
 
+/* What calls hold (hold.c) is record first's: these suites hold nothing. */
+int pt_hold_init(void)
+{
+	return 0;
+}
+
+void pt_hold_exit(void)
+{
+}
+
+void pt_hold_flush(struct pt_frame *f)
+{
+}
+
+void pt_hold_drop(struct pt_frame *f)
+{
+}
+
 static int frames_test_init(struct kunit *test)
 {
 	return pt_frames_init();

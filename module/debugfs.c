@@ -27,6 +27,7 @@
 #include <pagetrail/devcg.h>
 #include <pagetrail/hotprof.h>
 #include <pagetrail/probes.h>
+#include <pagetrail/hold.h>
 #include <pagetrail/stage.h>
 
 static struct dentry *pt_dir;
@@ -148,6 +149,8 @@ static void pt_stats_show_stage(struct seq_file *m,
 		(s64)(ss.observed - ss.consumed - ss.buffered - ss.lost),
 		ss.stacks, ss.stacks_lost, ss.consumer_runs, ss.consumer_ns,
 		ss.lag_max_ns, ss.shared_writes, ts->anomalies_unstacked);
+	seq_printf(m, "stage_held_dropped=%llu\nstage_unheld=%llu\n",
+		   pt_hold_dropped(), pt_hold_unheld());
 }
 
 static int pt_stats_show(struct seq_file *m, void *v)

@@ -15,6 +15,7 @@
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <pagetrail/frames.h>
+#include <pagetrail/hold.h>
 
 #define PT_FRAME_PROBE 16 /* slots tried from the hash position */
 #define PT_FRAME_DEPTH 6
@@ -43,14 +44,18 @@ int pt_frames_init(void)
 
 	pt_slots_bits = ilog2(roundup_pow_of_two(n));
 	pt_slots = kvcalloc(1u << pt_slots_bits, sizeof(*pt_slots), GFP_KERNEL);
-	if (!pt_slots)
+	/* What calls hold (hold.h) lives as long as the frames that hold it. */
+	if (!pt_slots || pt_hold_init()) {
+		pt_frames_exit();
 		return -ENOMEM;
+	}
 	pt_frames_reset();
 	return 0;
 }
 
 void pt_frames_exit(void)
 {
+	pt_hold_exit();
 	kvfree(pt_slots);
 	pt_slots = NULL;
 }
@@ -60,14 +65,24 @@ unsigned int pt_frames_slots(void)
 	return 1u << pt_slots_bits;
 }
 
+/* Forget @s's frames and what they held. */
+static void pt_frames_drop(struct pt_task_frames *s)
+{
+	unsigned int d;
+
+	for (d = 0; d < s->depth; d++)
+		pt_hold_drop(&s->f[d]);
+	s->depth = 0;
+}
+
 /* Only while no probe can run (attach/detach). */
 void pt_frames_reset(void)
 {
 	unsigned int i;
 
 	for (i = 0; i < pt_frames_slots(); i++) {
+		pt_frames_drop(&pt_slots[i]);
 		WRITE_ONCE(pt_slots[i].task, NULL);
-		pt_slots[i].depth = 0;
 	}
 	atomic_set(&pt_slots_in_use, 0);
 }
@@ -95,7 +110,7 @@ static struct pt_task_frames *pt_slot_of(struct task_struct *task, bool claim)
 		if (s->start_time != task->start_time) {
 			atomic64_inc(&pt_frames_unbalanced);
 			s->start_time = task->start_time;
-			s->depth = 0;
+			pt_frames_drop(s);
 		}
 		return s;
 	}
@@ -117,6 +132,7 @@ struct pt_frame *pt_frame_push(u8 ctx)
 {
 	struct pt_task_frames *s;
 	struct pt_frame *f;
+	unsigned int d;
 
 	if (!in_task())
 		return NULL;
@@ -125,6 +141,12 @@ struct pt_frame *pt_frame_push(u8 ctx)
 		atomic64_inc(&pt_frames_overflow);
 		return NULL;
 	}
+	/*
+	 * A nested driver call may observe what the outer calls hold (a
+	 * failing allocation releases the chunks it assigned): those first.
+	 */
+	for (d = 0; d < s->depth; d++)
+		pt_hold_flush(&s->f[d]);
 	f = &s->f[s->depth++];
 	memset(f, 0, sizeof(*f));
 	f->ctx = ctx;
@@ -139,6 +161,8 @@ void pt_frame_pop(struct pt_frame *frame)
 		atomic64_inc(&pt_frames_unbalanced);
 		return;
 	}
+	/* The profile stages them where the call returns; at the latest here. */
+	pt_hold_flush(frame);
 	if (--s->depth == 0) {
 		WRITE_ONCE(s->task, NULL);
 		atomic_dec(&pt_slots_in_use);

@@ -85,6 +85,16 @@ static bool pt_skip_nmi(struct pt_probe *p)
 	return true;
 }
 
+/* An entry that returned @rc, nonzero: its return is not tracked. */
+static void pt_count_declined(struct pt_probe *p, int rc)
+{
+	if (rc == PT_ENTRY_SEEN)
+		PT_COUNT(p, seen_at_entry);
+	else
+		PT_COUNT(p, filtered);
+}
+NOKPROBE_SYMBOL(pt_count_declined);
+
 static int pt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct pt_probe *p = container_of(kp, struct pt_probe, kp);
@@ -92,8 +102,12 @@ static int pt_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (pt_skip_nmi(p))
 		return 0;
 	PT_COUNT(p, hits);
-	if (!pt_param_probe_only && p->entry(p, regs, NULL))
-		PT_COUNT(p, filtered);
+	if (!pt_param_probe_only) {
+		int rc = p->entry(p, regs, NULL);
+
+		if (rc)
+			pt_count_declined(p, rc);
+	}
 	return 0;
 }
 NOKPROBE_SYMBOL(pt_kprobe_pre);
@@ -107,9 +121,13 @@ static int pt_kretprobe_entry(struct kretprobe_instance *ri,
 	if (pt_skip_nmi(p))
 		return 1;
 	PT_COUNT(p, hits);
-	if (!pt_param_probe_only && p->entry(p, regs, ri->data)) {
-		PT_COUNT(p, filtered);
-		return 1;
+	if (!pt_param_probe_only) {
+		int rc = p->entry(p, regs, ri->data);
+
+		if (rc) {
+			pt_count_declined(p, rc);
+			return 1;
+		}
 	}
 	PT_COUNT(p, entries);
 	return 0;
@@ -199,10 +217,13 @@ static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 		return 1;
 	PT_COUNT(p, hits);
 	call->attach = READ_ONCE(pt_fset.attach);
-	if (!pt_param_probe_only &&
-	    p->entry(p, pt_fprobe_pt_regs(fregs), call->data)) {
-		PT_COUNT(p, filtered);
-		return 1;
+	if (!pt_param_probe_only) {
+		int rc = p->entry(p, pt_fprobe_pt_regs(fregs), call->data);
+
+		if (rc) {
+			pt_count_declined(p, rc);
+			return 1;
+		}
 	}
 	if (!p->ret)
 		return 1; /* entry only: give the return slot back */
@@ -345,6 +366,7 @@ void pt_probe_counts(const struct pt_probe *p, struct pt_probe_counts *sum)
 		sum->filtered += c->filtered;
 		sum->entries += c->entries;
 		sum->returns += c->returns;
+		sum->seen_at_entry += c->seen_at_entry;
 		sum->nmi += c->nmi;
 	}
 }
@@ -519,11 +541,11 @@ void pt_probes_show(struct seq_file *m, const struct pt_probe *set,
 		pt_probe_counts(p, &c);
 		seq_printf(
 			m,
-			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu pending=%lld missed=%lu nmi=%llu%s%s\n",
+			"probe=%s backend=%s planted=%d error=%d hits=%llu filtered=%llu entries=%llu returns=%llu at_entry=%llu pending=%lld missed=%lu nmi=%llu%s%s\n",
 			p->name[0] ? p->name : p->symbol,
 			pt_backend_name(p->backend),
 			p->backend != PT_BACKEND_NONE, p->error, c.hits,
-			c.filtered, c.entries, c.returns,
+			c.filtered, c.entries, c.returns, c.seen_at_entry,
 			p->ret ? (s64)(c.entries - c.returns) : 0,
 			pt_probe_missed(p), c.nmi, p->role ? " role=" : "",
 			p->role ? p->role : "");

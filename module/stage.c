@@ -34,6 +34,7 @@
 #include <pagetrail/stage.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/events.h>
+#include <pagetrail/hold.h>
 #include <pagetrail/hotprof.h>
 #include <pagetrail/record.h>
 
@@ -145,7 +146,7 @@ static bool pt_stage_creates(const struct pt_staged *e)
  * only from the chunk's state (DOUBLE_ADMIT on the driver's own path) has
  * none: counted (anomalies_unstacked), and said where it is shown.
  */
-static bool pt_stage_wants_stack(const struct pt_obs *obs)
+bool pt_stage_wants_stack(const struct pt_obs *obs)
 {
 	bool no_pool_refs = obs->sampled_pool_refs && obs->pool_refs <= 0;
 
@@ -264,7 +265,8 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		}
 		e->obs = obs[i];
 		e->kind = kinds[i];
-		if (pt_stage_creates(e)) {
+		/* A held observation's count was taken when it was held. */
+		if (pt_stage_creates(e) && e->kind != PT_STAGE_HELD_PAGE) {
 			pt_pending_add(e->obs.pfn);
 			c->shared_writes++;
 		}
@@ -342,6 +344,52 @@ bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 	local_irq_save(flags);
 	staged = pt_stage_write(obs, kinds, n);
 	local_irq_restore(flags);
+	/* Lost (counted) or paused: their pre-filter counts go with them. */
+	if (!staged)
+		while (n--)
+			pt_stage_pending_drop(&obs[n]);
+	return staged;
+}
+
+void pt_stage_pending_hold(const struct pt_obs *obs)
+{
+	if (!obs->create)
+		return;
+	pt_pending_add(obs->pfn);
+	/* One instruction: safe against a section in an interrupt here. */
+	this_cpu_inc(pt_stage_cpu.shared_writes);
+}
+
+void pt_stage_pending_drop(const struct pt_obs *obs)
+{
+	if (obs->create)
+		pt_pending_done(obs->pfn);
+}
+
+/*
+ * Probe context: @n page observations a driver call held (hold.h), in one
+ * section. A walk's open batch of this level, older, goes first.
+ */
+bool pt_stage_push_pages(const struct pt_obs *obs, unsigned int n)
+{
+	u8 kinds[PT_HOLD_MAX];
+	struct pt_stage_batch *b;
+	unsigned long flags;
+	bool staged;
+
+	if (WARN_ON_ONCE(n > ARRAY_SIZE(kinds)))
+		return false;
+	memset(kinds, PT_STAGE_HELD_PAGE, n);
+	local_irq_save(flags);
+	b = this_cpu_ptr(&pt_stage_batch);
+	if (b->open && b->level == pt_stage_level())
+		pt_stage_flush(b);
+	staged = pt_stage_write(obs, kinds, n);
+	local_irq_restore(flags);
+	/* Lost (counted) or paused: their pre-filter counts go with them. */
+	if (!staged)
+		while (n--)
+			pt_stage_pending_drop(&obs[n]);
 	return staged;
 }
 
@@ -392,6 +440,7 @@ static void pt_stage_apply(struct pt_staged *e, const struct pt_made *made,
 {
 	switch (e->kind) {
 	case PT_STAGE_PAGE:
+	case PT_STAGE_HELD_PAGE:
 		pt_observe_made(&e->obs, made);
 		break;
 	case PT_STAGE_EVENT:

@@ -22,6 +22,7 @@
 #include <pagetrail/rules.h>
 #include <pagetrail/recorder.h>
 #include <pagetrail/hotprof.h>
+#include <pagetrail/hold.h>
 #include <pagetrail/stage.h>
 
 struct pt_tracker_pcpu {
@@ -68,6 +69,7 @@ static void pt_tracker_clear(void)
 	int cpu;
 
 	pt_stage_clear();
+	pt_hold_clear();
 	pt_table_clear();
 	pt_history_clear();
 	pt_reused_clear();

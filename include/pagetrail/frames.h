@@ -23,6 +23,8 @@ enum pt_ctx {
 	PT_CTX_MAX
 };
 
+struct pt_hold;
+
 struct pt_frame {
 	unsigned long obj; /* the allocation, pool or VMA the function works on */
 	u64 token;
@@ -45,6 +47,13 @@ struct pt_frame {
 	 * the same call read no driver memory for it.
 	 */
 	unsigned long memo[4];
+	/*
+	 * The probe's per-call data of the function this frame stands for,
+	 * where a profile keeps what the call has yet to stage (NULL: none).
+	 */
+	void *call;
+	/* Observations the call holds until it returns (hold.h), or NULL. */
+	struct pt_hold *hold;
 	bool memo_valid;
 	u8 ctx;
 };

@@ -16,7 +16,12 @@
 struct pt_probe;
 struct seq_file;
 
-/* Entry: return nonzero to ignore this call (its return is not tracked). */
+/*
+ * Entry: return 0 to track the call's return, PT_ENTRY_SEEN where the entry
+ * observed the whole call (no return wanted), anything else to ignore the
+ * call (counted as filtered). Either way a nonzero return is not tracked.
+ */
+#define PT_ENTRY_SEEN 2
 typedef int (*pt_entry_fn)(struct pt_probe *p, struct pt_regs *regs,
 			   void *data);
 typedef void (*pt_return_fn)(struct pt_probe *p, struct pt_regs *regs,
@@ -58,6 +63,7 @@ struct pt_probe_counts {
 	u64 hits; /* handler ran */
 	u64 filtered; /* entry declined the call */
 	u64 entries; /* entries whose return is tracked */
+	u64 seen_at_entry; /* PT_ENTRY_SEEN: observed whole at entry */
 	u64 returns;
 	u64 nmi; /* int3-delivered (NMI context): skipped, no task to name */
 };

@@ -25,6 +25,8 @@ enum pt_stage_kind {
 	 */
 	PT_STAGE_TAKE_OR_FRESH,
 	PT_STAGE_ASSIGN_AFTER_TAKE,
+	/* A page observation a call held (hold.h): pre-filtered when held. */
+	PT_STAGE_HELD_PAGE,
 };
 
 struct pt_stage_stats {
@@ -58,6 +60,16 @@ bool pt_stage_enabled(void);
  */
 bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 		   unsigned int n);
+/* Probe context: @n page observations in one section (hold.h). */
+bool pt_stage_push_pages(const struct pt_obs *obs, unsigned int n);
+/*
+ * Probe context: @obs, which a call holds, creates its chunk: let the
+ * pre-filter pass it from now (pt_stage_pending_drop() if it is dropped).
+ */
+void pt_stage_pending_hold(const struct pt_obs *obs);
+void pt_stage_pending_drop(const struct pt_obs *obs);
+/* Whether staging @obs takes the probe path's stack (stage.c). */
+bool pt_stage_wants_stack(const struct pt_obs *obs);
 /* Probe context: a walk's observations staged together (see stage.c). */
 bool pt_stage_batch_open(void);
 void pt_stage_batch_close(bool opened);

@@ -7,6 +7,7 @@
 
 #include <linux/mm.h>
 #include <linux/ptrace.h>
+#include <pagetrail/hold.h>
 #include "nvidia.h"
 
 /* --- allocation: nv_alloc_system_pages, nv_alloc_set_page --------------- */
@@ -93,6 +94,8 @@ void nv_alloc_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 			      .cause = PT_CAUSE_FRESH,
 			      .create = true };
 
+	/* Its chunks' assignments, before anything its return says. */
+	pt_hold_flush(d->f);
 	nv_pte_check_at_return(d->f, regs_return_value(regs) == 0);
 	if ((nv_fallbacks & NV_FB_SET_PAGE) && regs_return_value(regs) == 0) {
 		obs.alloc_seq = d->f->alloc_seq;
@@ -122,6 +125,7 @@ void nv_contig_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 			      .cause = PT_CAUSE_FRESH,
 			      .create = true };
 
+	pt_hold_flush(d->f);
 	nv_pte_check_at_return(d->f, regs_return_value(regs) == 0);
 	if ((nv_fallbacks & NV_FB_COHERENT) && regs_return_value(regs) == 0) {
 		/* Chunks nv_alloc_set_page already named are skipped (same owner). */
@@ -170,6 +174,8 @@ int nv_set_page_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	d->va = regs_get_kernel_argument(regs, 2);
 	return 0;
 }
+
+#define NV_VA_SET_PAGE "chunk virtual address passed to nv_alloc_set_page"
 
 /*
  * One chunk of nv_alloc_set_page assigned: at its return (@written), or at
@@ -238,8 +244,9 @@ static void nv_set_page_observe(struct nv_set_page_data *d, bool written)
 	obs.alloc_seq = mine ? mine->alloc_seq : 0;
 	obs.index = first;
 	obs.order = av.order;
-	nv_observe_chunk(&obs, d->va, true,
-			 "chunk virtual address passed to nv_alloc_set_page");
+	/* Held by the allocation call: it is not handed out before it returns. */
+	if (!nv_decode_chunk(&obs, d->va, true, NV_VA_SET_PAGE))
+		pt_hold_observe(mine, &obs);
 }
 
 void nv_set_page_ret(struct pt_probe *p, struct pt_regs *regs, void *data)

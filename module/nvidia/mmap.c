@@ -9,6 +9,7 @@
 #include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <pagetrail/hitcount.h>
+#include <pagetrail/hold.h>
 #include "nvidia.h"
 
 /* --- mapping: nvidia_mmap, nvidia_mmap_helper, vm_insert_page ----------- */
@@ -54,24 +55,123 @@ void nv_mmap_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 	pt_observe_event(&obs);
 }
 
+/*
+ * The page-table entry at @va of @mm, read without a lock: the thread that
+ * asks is inside vm_insert_page()'s caller, which holds the mmap lock, so
+ * no table on the way goes away. False where no page table reaches @va
+ * yet (the insert would allocate one) or a huge mapping covers it.
+ */
+static bool nv_user_pte(struct mm_struct *mm, unsigned long va, pte_t *pte)
+{
+	pgd_t *pgd = pgd_offset(mm, va);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd;
+	pmd_t pmdval;
+
+	if (pgd_none(READ_ONCE(*pgd)) || pgd_bad(READ_ONCE(*pgd)))
+		return false;
+	p4d = p4d_offset(pgd, va);
+	if (p4d_none(READ_ONCE(*p4d)) || p4d_bad(READ_ONCE(*p4d)))
+		return false;
+	pud = pud_offset(p4d, va);
+	if (pud_none(READ_ONCE(*pud)) || pud_bad(READ_ONCE(*pud)))
+		return false;
+	pmd = pmd_offset(pud, va);
+	pmdval = READ_ONCE(*pmd);
+	if (pmd_none(pmdval) || pmd_bad(pmdval))
+		return false;
+	*pte = ptep_get(pte_offset_kernel(pmd, va));
+	return true;
+}
+
+/*
+ * Whether vm_insert_page() will map @obs's page at @va: every check it
+ * makes before mapping passes now (the sampled page has a reference and
+ * is no anonymous, slab or typed page; @va is inside the VMA; a page table
+ * is there, its entry empty). The mmap lock the caller holds keeps the
+ * VMA and the table as they are; only the page's references can still
+ * fall to zero before the kernel counts them, which the page table shows
+ * afterwards (nv_insert_settle()).
+ */
+static bool nv_insert_will_map(struct vm_area_struct *vma, unsigned long va,
+			       const struct pt_obs *obs)
+{
+	pte_t pte;
+
+	if (!obs->sampled || obs->refcount <= 0 ||
+	    (obs->page_flags & (PT_PF_ANON | PT_PF_SLAB | PT_PF_TYPED)))
+		return false;
+	if (va < vma->vm_start || va >= vma->vm_end)
+		return false;
+	return nv_user_pte(vma->vm_mm, va, &pte) && pte_none(pte);
+}
+
+/*
+ * A driver insert, done: counted on its mmap call, then held by the helper
+ * call (hold.h: no other CPU can reach the page through this VMA before
+ * the mmap returns).
+ */
+static void nv_insert_observed(struct pt_obs *obs, struct pt_frame *helper,
+			       struct pt_frame *mmap)
+{
+	pt_hit_inc(nv_hits, NV_HIT_INSERTS);
+	if (obs->ret)
+		atomic64_inc(&nv_stats.insert_failed);
+	if (mmap) {
+		mmap->count++;
+		if (obs->ret && !mmap->failed++) {
+			mmap->fail_ret = obs->ret;
+			mmap->fail_pfn = obs->pfn;
+		}
+	}
+	pt_hold_observe(helper, obs);
+}
+
+/*
+ * The insert the helper holds, staged now that its call is over: mapped
+ * if the page table holds its page. Every other check had passed at its
+ * entry (nv_insert_will_map()), so a page not mapped is one whose last
+ * reference went in between: the kernel's -EINVAL.
+ */
+static void nv_insert_settle(struct nv_helper_data *h, struct pt_frame *mmap)
+{
+	pte_t pte;
+
+	if (!h->holding)
+		return;
+	h->holding = false;
+	if (!nv_user_pte(h->held_mm, h->held_va, &pte) || !pte_present(pte) ||
+	    pte_pfn(pte) != h->held.pfn) {
+		h->held.ret = -EINVAL;
+		atomic64_inc(&nv_stats.inserts_lost_ref);
+	}
+	nv_insert_observed(&h->held, h->f, mmap);
+}
+
 int nv_mmap_helper_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
-	struct nv_frame_data *d = data;
+	struct nv_helper_data *d = data;
 
+	d->holding = false;
 	d->f = pt_frame_push(PT_CTX_MMAP_HELPER);
 	if (!d->f)
 		return 1;
 	d->f->obj = regs_get_kernel_argument(regs, 3);
+	d->f->call = d;
 	return 0;
 }
 
 void nv_mmap_helper_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
-	struct nv_frame_data *d = data;
+	struct nv_helper_data *d = data;
 	struct pt_frame *outer;
 
-	pt_frame_pop(d->f);
+	/* The helper's own frame is innermost: nvidia_mmap's is outside it. */
 	outer = pt_frame_find(PT_CTX_MMAP);
+	nv_insert_settle(d, outer);
+	pt_hold_flush(d->f);
+	pt_frame_pop(d->f);
 	if (outer)
 		outer->inner_ret = regs_return_value(regs);
 }
@@ -94,16 +194,28 @@ static u64 nv_helper_token(struct pt_frame *helper, unsigned long at)
 	return m.token;
 }
 
-/* Driver inserts (inside nvidia_mmap_helper) and any insert of a tracked page. */
+/*
+ * Driver inserts (inside nvidia_mmap_helper) and any insert of a tracked
+ * page. A driver insert whose every check passes is observed whole at its
+ * entry, without a return probe (one in three of the driver path's hits):
+ * the helper holds it and stages it at its next insert or its return,
+ * where the page table says whether the page was mapped.
+ */
 int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_insert_data *d = data;
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 2);
 	u64 pfn = page_to_pfn(page);
+	struct nv_helper_data *h;
+	unsigned long va;
 
 	pt_frame_find2(PT_CTX_MMAP_HELPER, &d->helper, PT_CTX_MMAP, &d->mmap);
 	if (!d->helper && !pt_tracker_maybe_tracked(pfn))
 		return 1;
+	h = d->helper ? d->helper->call : NULL;
+	/* In call order: the insert before this one is over. */
+	if (h)
+		nv_insert_settle(h, d->mmap);
 	d->vma = regs_get_kernel_argument(regs, 0);
 	/*
 	 * nvidia_mmap_numa (coherent NUMA systems, GH200) inserts device
@@ -120,32 +232,31 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	d->obs.pfn = pfn;
 	/* The refcount the kernel is about to check, before the insert. */
 	pt_sample_struct_page(page, &d->obs);
-	return 0;
+	if (!d->helper)
+		return 0;
+	d->obs.token = nv_helper_token(d->helper, d->at);
+	d->obs.owner_known = true;
+	va = regs_get_kernel_argument(regs, 1);
+	if (!h ||
+	    !nv_insert_will_map((struct vm_area_struct *)d->vma, va, &d->obs))
+		return 0;
+	h->held = d->obs;
+	h->held_mm = ((struct vm_area_struct *)d->vma)->vm_mm;
+	h->held_va = va;
+	h->holding = true;
+	return PT_ENTRY_SEEN;
 }
 
 void nv_insert_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 {
 	struct nv_insert_data *d = data;
-	struct pt_frame *mmap = d->mmap;
 
 	d->obs.ret = regs_return_value(regs);
 	if (!d->helper) {
 		pt_observe(&d->obs);
 		return;
 	}
-	d->obs.token = nv_helper_token(d->helper, d->at);
-	d->obs.owner_known = true;
-	pt_hit_inc(nv_hits, NV_HIT_INSERTS);
-	if (d->obs.ret)
-		atomic64_inc(&nv_stats.insert_failed);
-	if (mmap) {
-		mmap->count++;
-		if (d->obs.ret && !mmap->failed++) {
-			mmap->fail_ret = d->obs.ret;
-			mmap->fail_pfn = d->obs.pfn;
-		}
-	}
-	pt_observe(&d->obs);
+	nv_insert_observed(&d->obs, d->helper, d->mmap);
 }
 
 static void nv_vma_event(struct pt_regs *regs, u8 cause)

@@ -68,6 +68,12 @@ struct pt_nv_stats {
 	atomic64_t insert_failed;
 	/* nvidia_mmap_numa: device memory, no allocation behind the VMA. */
 	atomic64_t inserts_unowned;
+	/*
+	 * An insert seen at its entry (every check vm_insert_page makes
+	 * passed) whose page the page table did not hold when the helper
+	 * went on: the page's last reference went in between.
+	 */
+	atomic64_t inserts_lost_ref;
 	/* nv_mem_pool_free_pages declined (could not sleep): chunks freed. */
 	atomic64_t admit_refused;
 };
@@ -181,6 +187,18 @@ struct nv_take_data {
 struct nv_move_data {
 	unsigned long dst;
 	unsigned long src;
+};
+
+/*
+ * nvidia_mmap_helper's call: its frame, and the insert it saw at entry and
+ * has yet to stage (mmap.c: staged once the page table says how it went).
+ */
+struct nv_helper_data {
+	struct pt_frame *f;
+	struct pt_obs held;
+	struct mm_struct *held_mm;
+	unsigned long held_va;
+	bool holding;
 };
 
 struct nv_insert_data {

@@ -124,7 +124,7 @@ static struct pt_probe nv_probes[] = {
 	DRV_INLINABLE("nv_mem_pool_destroy", nv_destroy_entry, nv_frame_ret,
 		      FRAME),
 	DRV("nvidia_mmap_helper", nv_mmap_helper_entry, nv_mmap_helper_ret,
-	    FRAME),
+	    sizeof(struct nv_helper_data)),
 	DRV("nvidia_vma_open", nv_vma_open_entry, NULL, 0),
 	DRV("nvidia_vma_release", nv_vma_release_entry, NULL, 0),
 	DRV("nv_alloc_system_pages", nv_alloc_entry, nv_alloc_ret, FRAME),
@@ -480,6 +480,7 @@ static void nv_show_stats(struct seq_file *m)
 	seq_printf(m, "nv_inserts=%llu\n", pt_hit_sum(nv_hits, NV_HIT_INSERTS));
 	S(insert_failed);
 	S(inserts_unowned);
+	S(inserts_lost_ref);
 	S(admit_refused);
 #undef S
 	seq_printf(m, "nv_allocations=%u\n", nv_allocations());

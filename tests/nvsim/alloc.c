@@ -59,6 +59,8 @@ static unsigned long nvsim_fresh_chunk(nv_alloc_t *at, unsigned int gfp_mask)
 {
 	unsigned long virt_addr = 0;
 
+	if (nvsim_fault_fresh_fail())
+		return 0;
 	if (at->flags.node) {
 		struct page *page = alloc_pages_node(at->node_id, (__force gfp_t)gfp_mask, at->order);
 

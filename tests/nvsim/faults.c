@@ -107,6 +107,33 @@ bool nvsim_fault_admit_atomic(void)
 }
 
 /*
+ * fresh_fail (nvidia-pool.md, nv_alloc_system_pages: "On a partial failure
+ * it calls nv_free_system_pages(at)"): set to N, the Nth fresh chunk from
+ * now is not allocated, as the buddy allocator under pressure would do.
+ * The allocation then releases, inside its own call, the chunks it has
+ * already assigned. One-shot: reads 0 again once used. Counter:
+ * fresh_failed.
+ */
+static unsigned int fault_fresh_fail;
+module_param(fault_fresh_fail, uint, 0644);
+MODULE_PARM_DESC(fault_fresh_fail, "one-shot: the Nth fresh chunk from now fails to allocate");
+
+bool nvsim_fault_fresh_fail(void)
+{
+	unsigned int n;
+
+	do {
+		n = READ_ONCE(fault_fresh_fail);
+		if (!n)
+			return false;
+	} while (cmpxchg(&fault_fresh_fail, n, n - 1) != n);
+	if (n != 1)
+		return false;
+	nvsim_inc(fresh_failed);
+	return true;
+}
+
+/*
  * release_race (nvidia-fidelity.md 4.2): admitted chunks are on the dirty
  * list, the pool lock is dropped, and nv_mem_pool_free_pages has not
  * returned yet: another thread may take them. Set to N: the next admission

@@ -220,6 +220,7 @@ int nvsim_fault_reuse(struct nvsim_reuse_req *req);
 int nvsim_fault_pin(struct nvsim_pin_req *req);
 int nvsim_fault_unpin(u32 pin_id);
 bool nvsim_fault_admit_atomic(void);
+bool nvsim_fault_fresh_fail(void);
 void nvsim_fault_release_race(nv_page_pool_t *mem_pool, nv_alloc_t *at);
 void nvsim_fault_inject_alloc(void);
 void nvsim_fault_inject_free(void);

@@ -206,6 +206,7 @@ struct nvsim_selfcheck {
 	X(numa_mmaps)		/* nvidia_mmap_numa-style mmaps */	\
 	X(numa_inserts)		/* their vm_insert_page calls */	\
 	X(numa_pages)		/* device pages in NUMA contexts now */	\
+	X(fresh_failed)		/* fault_fresh_fail: chunks not had */	\
 	X(ioctl_rejected)	/* bad handle or arguments */
 
 struct nvsim_stats {
