@@ -78,10 +78,34 @@ static void frames_reused_task_struct_starts_empty(struct kunit *test)
 	pt_frames_reset();
 }
 
+/*
+ * A detach in progress: a frame whose return probe went first is still
+ * there, and its call data with it is about to be freed; no lookup finds
+ * it until the frames are reset.
+ */
+static void frames_stopped_at_detach_are_not_found(struct kunit *test)
+{
+	struct pt_frame *f = pt_frame_push(1), *a, *b;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	pt_frames_stop();
+	KUNIT_EXPECT_NULL(test, pt_frame_find(1));
+	KUNIT_EXPECT_NULL(test, pt_frame_innermost(BIT(1)));
+	pt_frame_find2(1, &a, 2, &b);
+	KUNIT_EXPECT_NULL(test, a);
+	pt_frames_reset();
+	KUNIT_EXPECT_FALSE(test, pt_frames_active());
+	f = pt_frame_push(1);
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	KUNIT_EXPECT_PTR_EQ(test, pt_frame_find(1), f);
+	pt_frame_pop(f);
+}
+
 static struct kunit_case frames_cases[] = {
 	KUNIT_CASE(frames_table_follows_the_cpus),
 	KUNIT_CASE(frames_push_find_pop),
 	KUNIT_CASE(frames_reused_task_struct_starts_empty),
+	KUNIT_CASE(frames_stopped_at_detach_are_not_found),
 	{}
 };
 

@@ -37,6 +37,13 @@ static unsigned int pt_slots_bits;
 static atomic_t pt_slots_in_use = ATOMIC_INIT(0);
 static atomic64_t pt_frames_overflow = ATOMIC64_INIT(0);
 static atomic64_t pt_frames_unbalanced = ATOMIC64_INIT(0);
+/*
+ * False from the start of a detach until the frames are reset: probes go
+ * one by one, and a call whose return probe went first returns unseen,
+ * leaving a frame whose per-call data (pt_frame.call) the kernel frees
+ * with its probe; a probe still planted must not find it.
+ */
+static bool pt_frames_live;
 
 int pt_frames_init(void)
 {
@@ -85,6 +92,17 @@ void pt_frames_reset(void)
 		WRITE_ONCE(pt_slots[i].task, NULL);
 	}
 	atomic_set(&pt_slots_in_use, 0);
+	WRITE_ONCE(pt_frames_live, true);
+}
+
+/*
+ * Before a detach unplants anything. A handler that still found a frame
+ * runs with preemption off, and the kernel frees probe data only after a
+ * grace period that follows the unregistering: it reads live memory.
+ */
+void pt_frames_stop(void)
+{
+	WRITE_ONCE(pt_frames_live, false);
 }
 
 bool pt_frames_active(void)
@@ -172,7 +190,7 @@ void pt_frame_pop(struct pt_frame *frame)
 /* The current task's frames, if it is inside any driver function. */
 static struct pt_task_frames *pt_current_frames(void)
 {
-	if (!pt_frames_active() || !in_task())
+	if (!pt_frames_active() || !READ_ONCE(pt_frames_live) || !in_task())
 		return NULL;
 	return pt_slot_of(current, false);
 }

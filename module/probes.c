@@ -12,6 +12,7 @@
 #include <linux/tracepoint.h>
 #include <linux/cpumask.h>
 #include <linux/slab.h>
+#include <pagetrail/frames.h>
 #include <pagetrail/probes.h>
 
 int pt_param_maxactive = 64;
@@ -480,6 +481,8 @@ void pt_probes_detach(struct pt_probe *set, unsigned int n)
 	struct kprobe *kps[PT_MAX_PROBES];
 	unsigned int i, nk = 0, nr = 0;
 
+	/* A failed attach's undo too: no call data is read from here on. */
+	pt_frames_stop();
 	for (i = n; i-- > 0;) {
 		switch (set[i].backend) {
 		case PT_BACKEND_KPROBE:

@@ -120,6 +120,7 @@ static void pt_target_detach_locked(enum pt_target_state next)
 {
 	if (pt_state == PT_TGT_ATTACHED) {
 		pt_tracker_set_partial(true);
+		pt_frames_stop();
 		pt_prof->detach();
 		pt_frames_reset();
 		pr_info("detached from %s\n", pt_target_name);

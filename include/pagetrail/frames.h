@@ -62,6 +62,7 @@ int pt_frames_init(void);
 unsigned int pt_frames_slots(void);
 void pt_frames_exit(void);
 void pt_frames_reset(void);
+void pt_frames_stop(void);
 bool pt_frames_active(void);
 struct pt_frame *pt_frame_push(u8 ctx);
 void pt_frame_pop(struct pt_frame *frame);
