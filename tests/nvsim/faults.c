@@ -94,16 +94,22 @@ unsigned int fault_admit_atomic;
 module_param(fault_admit_atomic, uint, 0644);
 MODULE_PARM_DESC(fault_admit_atomic, "free the next N poolable allocations where the driver cannot sleep");
 
-bool nvsim_fault_admit_atomic(void)
+/* An armed count, one down: what it was before (0: not armed). */
+static unsigned int nvsim_fault_count_down(unsigned int *armed)
 {
 	unsigned int n;
 
 	do {
-		n = READ_ONCE(fault_admit_atomic);
+		n = READ_ONCE(*armed);
 		if (!n)
-			return false;
-	} while (cmpxchg(&fault_admit_atomic, n, n - 1) != n);
-	return true;
+			return 0;
+	} while (cmpxchg(armed, n, n - 1) != n);
+	return n;
+}
+
+bool nvsim_fault_admit_atomic(void)
+{
+	return nvsim_fault_count_down(&fault_admit_atomic) > 0;
 }
 
 /*
@@ -120,14 +126,7 @@ MODULE_PARM_DESC(fault_fresh_fail, "one-shot: the Nth fresh chunk from now fails
 
 bool nvsim_fault_fresh_fail(void)
 {
-	unsigned int n;
-
-	do {
-		n = READ_ONCE(fault_fresh_fail);
-		if (!n)
-			return false;
-	} while (cmpxchg(&fault_fresh_fail, n, n - 1) != n);
-	if (n != 1)
+	if (nvsim_fault_count_down(&fault_fresh_fail) != 1)
 		return false;
 	nvsim_inc(fresh_failed);
 	return true;
