@@ -156,19 +156,27 @@ static int pt_probe_maxactive(const struct pt_probe *p)
 
 #if PT_HAVE_FPROBE
 /*
- * One fprobe for the whole set: one ftrace_ops, so attaching patches the
- * text in one batch and detaching waits for one RCU-tasks grace period
- * instead of one per function (code-review F21). The handlers find their
- * probe by entry_ip in a sorted table. One set is attached at a time.
+ * Two fprobes for the whole set, one ftrace_ops each, so attaching patches
+ * the text in two batches and detaching waits for two RCU-tasks grace
+ * periods instead of one per function (code-review F21): the functions
+ * whose returns pagetrail needs, and those it observes at entry only. An
+ * fprobe with an exit handler takes a return slot (rethook node, or fgraph
+ * shadow-stack frame) at every entry before any handler runs, which cost
+ * a fifth of a hit at up() and at the entry-only nv_alloc_set_page. The
+ * handlers find their probe by entry_ip in a sorted table. One profile's
+ * sets are attached at a time.
  */
-static struct {
+struct pt_fset {
 	struct fprobe fp;
 	unsigned int n;
 	unsigned long ips[PT_MAX_PROBES]; /* ascending */
 	struct pt_probe *probes[PT_MAX_PROBES];
 	bool registered;
 	unsigned long attach; /* counts registrations, see pt_fcall */
-} pt_fset;
+};
+
+enum { PT_FSET_ENTRY, PT_FSET_RETURN, PT_FSETS };
+static struct pt_fset pt_fsets[PT_FSETS];
 
 /*
  * The entry data of one call: which attach its entry ran under, then the
@@ -178,6 +186,7 @@ static struct {
  * attach epoch and must not pair with this one (rethook, before, dropped
  * such returns at unregister). A frame entered under this attach always
  * returns while it lasts, so the check drops nothing of the current epoch.
+ * The entry-only set has none: its handlers get NULL, as kprobes give.
  */
 struct pt_fcall {
 	unsigned long attach;
@@ -189,16 +198,17 @@ struct pt_fcall {
 DEFINE_PER_CPU(struct pt_regs, pt_fprobe_regs_buf[PT_FPROBE_CONTEXTS]);
 #endif
 
-static struct pt_probe *pt_fprobe_lookup(unsigned long ip)
+static struct pt_probe *pt_fprobe_lookup(struct fprobe *fp, unsigned long ip)
 {
-	unsigned int lo = 0, hi = pt_fset.n;
+	struct pt_fset *set = container_of(fp, struct pt_fset, fp);
+	unsigned int lo = 0, hi = set->n;
 
 	while (lo < hi) {
 		unsigned int mid = lo + (hi - lo) / 2;
 
-		if (pt_fset.ips[mid] == ip)
-			return pt_fset.probes[mid];
-		if (pt_fset.ips[mid] < ip)
+		if (set->ips[mid] == ip)
+			return set->probes[mid];
+		if (set->ips[mid] < ip)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -211,15 +221,17 @@ static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 			   unsigned long ret_ip, struct pt_fprobe_regs *fregs,
 			   void *data)
 {
-	struct pt_probe *p = pt_fprobe_lookup(entry_ip);
+	struct pt_probe *p = pt_fprobe_lookup(fp, entry_ip);
 	struct pt_fcall *call = data;
 
 	if (unlikely(!p))
 		return 1;
 	PT_COUNT(p, hits);
-	call->attach = READ_ONCE(pt_fset.attach);
+	if (call)
+		call->attach = READ_ONCE(pt_fsets[PT_FSET_RETURN].attach);
 	if (!pt_param_probe_only) {
-		int rc = p->entry(p, pt_fprobe_pt_regs(fregs), call->data);
+		int rc = p->entry(p, pt_fprobe_pt_regs(fregs),
+				  call ? call->data : NULL);
 
 		if (rc) {
 			pt_count_declined(p, rc);
@@ -227,7 +239,7 @@ static int pt_fprobe_entry(struct fprobe *fp, unsigned long entry_ip,
 		}
 	}
 	if (!p->ret)
-		return 1; /* entry only: give the return slot back */
+		return 1; /* entry only: nothing to return to */
 	PT_COUNT(p, entries);
 	return 0;
 }
@@ -237,11 +249,12 @@ static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 			   unsigned long ret_ip, struct pt_fprobe_regs *fregs,
 			   void *data)
 {
-	struct pt_probe *p = pt_fprobe_lookup(entry_ip);
+	struct pt_probe *p = pt_fprobe_lookup(fp, entry_ip);
 	struct pt_fcall *call = data;
 
 	/* An earlier attach's frame: its entry was counted in that epoch. */
-	if (unlikely(!p || call->attach != READ_ONCE(pt_fset.attach)))
+	if (unlikely(!p || call->attach !=
+				   READ_ONCE(pt_fsets[PT_FSET_RETURN].attach)))
 		return;
 	PT_COUNT(p, returns);
 	if (!pt_param_probe_only)
@@ -249,56 +262,72 @@ static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 }
 NOKPROBE_SYMBOL(pt_fprobe_exit);
 
-/* Insert into the sorted table; the caller registers once all are in. */
+/* Insert into its set's sorted table; registered once all are in. */
 static void pt_fset_add(struct pt_probe *p, unsigned long ip)
 {
-	unsigned int i = pt_fset.n++;
+	struct pt_fset *set =
+		&pt_fsets[p->ret ? PT_FSET_RETURN : PT_FSET_ENTRY];
+	unsigned int i = set->n++;
 
-	while (i > 0 && pt_fset.ips[i - 1] > ip) {
-		pt_fset.ips[i] = pt_fset.ips[i - 1];
-		pt_fset.probes[i] = pt_fset.probes[i - 1];
+	while (i > 0 && set->ips[i - 1] > ip) {
+		set->ips[i] = set->ips[i - 1];
+		set->probes[i] = set->probes[i - 1];
 		i--;
 	}
-	pt_fset.ips[i] = ip;
-	pt_fset.probes[i] = p;
+	set->ips[i] = ip;
+	set->probes[i] = p;
 }
 
-static int pt_fset_register(void)
+static int pt_fset_register_one(struct pt_fset *set, bool returns)
 {
 	size_t data = 0;
 	int active = 0;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < pt_fset.n; i++) {
-		struct pt_probe *p = pt_fset.probes[i];
-
-		data = max(data, p->data_size);
-		/* An entry-only call holds a return slot until its handler ends. */
-		active += p->ret ? pt_probe_maxactive(p) : num_possible_cpus();
+	if (!set->n)
+		return 0;
+	for (i = 0; i < set->n; i++) {
+		data = max(data, set->probes[i]->data_size);
+		active += pt_probe_maxactive(set->probes[i]);
 	}
-	memset(&pt_fset.fp, 0, sizeof(pt_fset.fp));
-	pt_fset.fp.entry_handler = pt_fprobe_entry;
-	pt_fset.fp.exit_handler = pt_fprobe_exit;
-	pt_fset.fp.entry_data_size = sizeof(struct pt_fcall) + data;
-	pt_fprobe_set_maxactive(&pt_fset.fp, active);
-	WRITE_ONCE(pt_fset.attach, pt_fset.attach + 1);
-	ret = register_fprobe_ips(&pt_fset.fp, pt_fset.ips, pt_fset.n);
-	pt_fset.registered = !ret;
+	memset(&set->fp, 0, sizeof(set->fp));
+	set->fp.entry_handler = pt_fprobe_entry;
+	if (returns) {
+		set->fp.exit_handler = pt_fprobe_exit;
+		set->fp.entry_data_size = sizeof(struct pt_fcall) + data;
+		pt_fprobe_set_maxactive(&set->fp, active);
+		WRITE_ONCE(set->attach, set->attach + 1);
+	}
+	ret = register_fprobe_ips(&set->fp, set->ips, set->n);
+	set->registered = !ret;
 	return ret;
+}
+
+static int pt_fset_register(void)
+{
+	int ret = pt_fset_register_one(&pt_fsets[PT_FSET_RETURN], true);
+
+	return ret ?: pt_fset_register_one(&pt_fsets[PT_FSET_ENTRY], false);
 }
 
 static void pt_fset_unregister(void)
 {
-	if (pt_fset.registered)
-		unregister_fprobe(&pt_fset.fp);
-	pt_fset.registered = false;
-	pt_fset.n = 0;
+	unsigned int i;
+
+	for (i = 0; i < PT_FSETS; i++) {
+		if (pt_fsets[i].registered)
+			unregister_fprobe(&pt_fsets[i].fp);
+		pt_fsets[i].registered = false;
+		pt_fsets[i].n = 0;
+	}
 }
 
+/* Both sets' counts: a probe's own share is not kept by fprobe. */
 static unsigned long pt_fset_missed(void)
 {
-	return pt_fset.fp.nmissed;
+	return pt_fsets[PT_FSET_ENTRY].fp.nmissed +
+	       pt_fsets[PT_FSET_RETURN].fp.nmissed;
 }
 #else
 static void pt_fset_add(struct pt_probe *p, unsigned long ip)
@@ -512,7 +541,7 @@ unsigned long pt_probe_missed(const struct pt_probe *p)
 	case PT_BACKEND_KRETPROBE:
 		return p->rp.nmissed + p->rp.kp.nmissed;
 	case PT_BACKEND_FPROBE:
-		return pt_fset_missed(); /* one fprobe: the whole set's count */
+		return pt_fset_missed(); /* the fprobes' counts, not this probe's */
 	default:
 		return 0;
 	}
