@@ -30,6 +30,7 @@ static const char *const pt_hotprof_names[PT_HP_MAX] = {
 	[PT_HP_RING] = "ring",
 	[PT_HP_UNLOCK] = "unlock",
 	[PT_HP_STAGE_ENTER] = "stage_enter",
+	[PT_HP_STAGE_CLOCK] = "stage_clock",
 	[PT_HP_STAGE_WHO] = "stage_who",
 	[PT_HP_STAGE_WRITE] = "stage_write",
 	[PT_HP_STAGE_PUBLISH] = "stage_publish",

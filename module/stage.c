@@ -248,10 +248,12 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	}
 	/* Who and when, once, into the first entry; the others copy it. */
 	e = &c->slots[head & (pt_stage_slots - 1)];
-	pt_recorder_who_raw(&e->who);
+	e->who.ts_ns = pt_clock_now();
 	/* The causal clock's last stamp is a line every CPU writes. */
 	if (pt_clock_is_causal())
 		c->shared_writes++;
+	pt_hotprof_mark(PT_HP_STAGE_CLOCK);
+	pt_recorder_actor_raw(&e->who);
 	pt_tracker_epoch_now(&e->epoch, &e->partial);
 	pt_hotprof_mark(PT_HP_STAGE_WHO);
 	for (i = 0; i < n; i++) {

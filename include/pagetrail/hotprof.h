@@ -22,7 +22,8 @@ enum pt_hotprof_part {
 	PT_HP_UNLOCK, /* forgetting, the unlock, what follows it */
 	/* record first: the probe path's staging section */
 	PT_HP_STAGE_ENTER, /* IRQs off, pause and nesting checks, the fence */
-	PT_HP_STAGE_WHO, /* clock, pid, comm, epoch */
+	PT_HP_STAGE_CLOCK, /* the stamp (clock.h) */
+	PT_HP_STAGE_WHO, /* cpu, pid, comm, epoch */
 	PT_HP_STAGE_WRITE, /* the entries into this CPU's staging */
 	PT_HP_STAGE_PUBLISH, /* the release of head, the consumer's kick */
 	PT_HP_MAX

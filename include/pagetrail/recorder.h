@@ -39,14 +39,13 @@ static inline u8 pt_recorder_run(void)
 }
 
 /*
- * IRQs off: the observer, now (pt_clock_now(), this CPU, current); from
- * interrupts the interrupted task is not the actor. The thread name as it
- * is (record first sanitizes it later). Inline: the probe path's staging
- * section takes it once per section.
+ * IRQs off: the observer (this CPU, current); from interrupts the
+ * interrupted task is not the actor. The thread name as it is (record
+ * first sanitizes it later). Inline: the probe path's staging section
+ * takes it once per section.
  */
-static inline void pt_recorder_who_raw(struct pt_who *who)
+static inline void pt_recorder_actor_raw(struct pt_who *who)
 {
-	who->ts_ns = pt_clock_now();
 	who->cpu = raw_smp_processor_id();
 	who->run = pt_recorder_run();
 	if (in_task()) {
@@ -58,6 +57,13 @@ static inline void pt_recorder_who_raw(struct pt_who *who)
 		who->tgid = 0;
 		strscpy_pad(who->comm, "<irq>", sizeof(who->comm));
 	}
+}
+
+/* IRQs off: the observer, now (pt_clock_now()). */
+static inline void pt_recorder_who_raw(struct pt_who *who)
+{
+	who->ts_ns = pt_clock_now();
+	pt_recorder_actor_raw(who);
 }
 
 /* The same, the thread name sanitized. */
