@@ -309,6 +309,15 @@ static void pt_stage_flush(struct pt_stage_batch *b)
 	b->n = 0;
 }
 
+/* Lost (counted) or paused: their pre-filter counts go with them. */
+static bool pt_stage_kept(const struct pt_obs *obs, unsigned int n, bool staged)
+{
+	if (!staged)
+		while (n--)
+			pt_stage_pending_drop(&obs[n]);
+	return staged;
+}
+
 bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 		   unsigned int n)
 {
@@ -346,11 +355,7 @@ bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
 	local_irq_save(flags);
 	staged = pt_stage_write(obs, kinds, n);
 	local_irq_restore(flags);
-	/* Lost (counted) or paused: their pre-filter counts go with them. */
-	if (!staged)
-		while (n--)
-			pt_stage_pending_drop(&obs[n]);
-	return staged;
+	return pt_stage_kept(obs, n, staged);
 }
 
 void pt_stage_pending_hold(const struct pt_obs *obs)
@@ -388,11 +393,7 @@ bool pt_stage_push_pages(const struct pt_obs *obs, unsigned int n)
 		pt_stage_flush(b);
 	staged = pt_stage_write(obs, kinds, n);
 	local_irq_restore(flags);
-	/* Lost (counted) or paused: their pre-filter counts go with them. */
-	if (!staged)
-		while (n--)
-			pt_stage_pending_drop(&obs[n]);
-	return staged;
+	return pt_stage_kept(obs, n, staged);
 }
 
 /*
