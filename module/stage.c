@@ -51,12 +51,24 @@ struct pt_staged {
 	bool partial; /* probes were coming or going then */
 	u8 kind;
 	bool stacked; /* the next entry of this CPU's stack ring is ours */
+	/*
+	 * Not the first of its section: only who.ts_ns is written, the rest
+	 * of who, epoch and partial are the first entry's (the consumer's).
+	 */
+	bool follows;
 };
 
-/* The consumer's view of one CPU for one run. */
+/*
+ * The consumer's view of one CPU: where it reads, and who staged the
+ * section it is in (a section's entries are published at once and share
+ * one stamp, so its first entry is always read before the others).
+ */
 struct pt_stage_cursor {
 	u64 pos;
 	u64 end;
+	struct pt_who who;
+	u16 epoch;
+	bool partial;
 };
 
 /* A walk's observations, staged together at its end or when full. */
@@ -246,9 +258,10 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		pt_tracker_new_epoch();
 		goto leave;
 	}
-	/* Who and when, once, into the first entry; the others copy it. */
+	/* Who and when, once, into the first entry; the others, the stamp. */
 	e = &c->slots[head & (pt_stage_slots - 1)];
 	e->who.ts_ns = pt_clock_now();
+	e->follows = false;
 	/* The causal clock's last stamp is a line every CPU writes. */
 	if (pt_clock_is_causal())
 		c->shared_writes++;
@@ -261,9 +274,8 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 
 		e = &c->slots[(head + i) & (pt_stage_slots - 1)];
 		if (i) {
-			e->who = first->who;
-			e->epoch = first->epoch;
-			e->partial = first->partial;
+			e->who.ts_ns = first->who.ts_ns;
+			e->follows = true;
 		}
 		e->obs = obs[i];
 		e->kind = kinds[i];
@@ -503,11 +515,17 @@ static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 limit)
 	cur[cpu].pos++;
 	/* Pairs with the writer's acquire: the slot is free again. */
 	smp_store_release(&c->tail, cur[cpu].pos);
-	made.who = e.who;
-	made.epoch = e.epoch;
-	made.partial = e.partial;
-	/* Off the probe path: the thread name made one token (record.c). */
-	pt_comm_sanitize(made.who.comm, sizeof(made.who.comm));
+	if (!e.follows) {
+		cur[cpu].who = e.who;
+		cur[cpu].epoch = e.epoch;
+		cur[cpu].partial = e.partial;
+		/* Off the probe path: the thread name made one token (record.c). */
+		pt_comm_sanitize(cur[cpu].who.comm, sizeof(cur[cpu].who.comm));
+	}
+	made.who = cur[cpu].who;
+	made.who.ts_ns = e.who.ts_ns;
+	made.epoch = cur[cpu].epoch;
+	made.partial = cur[cpu].partial;
 	/* Stamped before the limit: the wait until the consumer got to it. */
 	pt_stage_lag_max = max(pt_stage_lag_max, limit - made.who.ts_ns);
 	pt_stage_apply(&e, &made, cpu);
