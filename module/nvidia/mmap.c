@@ -56,12 +56,13 @@ void nv_mmap_ret(struct pt_probe *p, struct pt_regs *regs, void *data)
 }
 
 /*
- * The page-table entry at @va of @mm, read without a lock: the thread that
- * asks is inside vm_insert_page()'s caller, which holds the mmap lock, so
- * no table on the way goes away. False where no page table reaches @va
- * yet (the insert would allocate one) or a huge mapping covers it.
+ * The page table that maps @va of @mm, read without a lock: the thread
+ * that asks is inside vm_insert_page()'s caller, which holds the mmap lock
+ * for the whole call, so no table on the way goes away before it returns.
+ * NULL where no page table reaches @va yet (the insert would allocate one)
+ * or a huge mapping covers it.
  */
-static bool nv_user_pte(struct mm_struct *mm, unsigned long va, pte_t *pte)
+static pte_t *nv_user_pte_table(struct mm_struct *mm, unsigned long va)
 {
 	pgd_t *pgd = pgd_offset(mm, va);
 	p4d_t *p4d;
@@ -70,18 +71,36 @@ static bool nv_user_pte(struct mm_struct *mm, unsigned long va, pte_t *pte)
 	pmd_t pmdval;
 
 	if (pgd_none(READ_ONCE(*pgd)) || pgd_bad(READ_ONCE(*pgd)))
-		return false;
+		return NULL;
 	p4d = p4d_offset(pgd, va);
 	if (p4d_none(READ_ONCE(*p4d)) || p4d_bad(READ_ONCE(*p4d)))
-		return false;
+		return NULL;
 	pud = pud_offset(p4d, va);
 	if (pud_none(READ_ONCE(*pud)) || pud_bad(READ_ONCE(*pud)))
-		return false;
+		return NULL;
 	pmd = pmd_offset(pud, va);
 	pmdval = READ_ONCE(*pmd);
 	if (pmd_none(pmdval) || pmd_bad(pmdval))
-		return false;
-	*pte = ptep_get(pte_offset_kernel(pmd, va));
+		return NULL;
+	return pte_offset_kernel(pmd, va & PMD_MASK);
+}
+
+/*
+ * The page-table entry at @va of @mm, for a helper call @h. The table
+ * found stays for the rest of the call (the mmap lock, as above): the
+ * next pages' lookups, and the read back of each held insert, reuse it.
+ */
+static bool nv_helper_pte(struct nv_helper_data *h, struct mm_struct *mm,
+			  unsigned long va, pte_t *pte)
+{
+	if (!h->table || h->table_mm != mm || h->table_va != (va & PMD_MASK)) {
+		h->table = nv_user_pte_table(mm, va);
+		if (!h->table)
+			return false;
+		h->table_mm = mm;
+		h->table_va = va & PMD_MASK;
+	}
+	*pte = ptep_get(h->table + pte_index(va));
 	return true;
 }
 
@@ -94,7 +113,8 @@ static bool nv_user_pte(struct mm_struct *mm, unsigned long va, pte_t *pte)
  * fall to zero before the kernel counts them, which the page table shows
  * afterwards (nv_insert_settle()).
  */
-static bool nv_insert_will_map(struct vm_area_struct *vma, unsigned long va,
+static bool nv_insert_will_map(struct nv_helper_data *h,
+			       struct vm_area_struct *vma, unsigned long va,
 			       const struct pt_obs *obs)
 {
 	pte_t pte;
@@ -104,7 +124,7 @@ static bool nv_insert_will_map(struct vm_area_struct *vma, unsigned long va,
 		return false;
 	if (va < vma->vm_start || va >= vma->vm_end)
 		return false;
-	return nv_user_pte(vma->vm_mm, va, &pte) && pte_none(pte);
+	return nv_helper_pte(h, vma->vm_mm, va, &pte) && pte_none(pte);
 }
 
 /*
@@ -141,8 +161,8 @@ static void nv_insert_settle(struct nv_helper_data *h, struct pt_frame *mmap)
 	if (!h->holding)
 		return;
 	h->holding = false;
-	if (!nv_user_pte(h->held_mm, h->held_va, &pte) || !pte_present(pte) ||
-	    pte_pfn(pte) != h->held.pfn) {
+	if (!nv_helper_pte(h, h->held_mm, h->held_va, &pte) ||
+	    !pte_present(pte) || pte_pfn(pte) != h->held.pfn) {
 		h->held.ret = -EINVAL;
 		atomic64_inc(&nv_stats.inserts_lost_ref);
 	}
@@ -154,6 +174,7 @@ int nv_mmap_helper_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct nv_helper_data *d = data;
 
 	d->holding = false;
+	d->table = NULL;
 	d->f = pt_frame_push(PT_CTX_MMAP_HELPER);
 	if (!d->f)
 		return 1;
@@ -207,6 +228,7 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 	struct page *page = (struct page *)regs_get_kernel_argument(regs, 2);
 	u64 pfn = page_to_pfn(page);
 	struct nv_helper_data *h;
+	struct pt_obs *obs;
 	unsigned long va;
 
 	pt_frame_find2(PT_CTX_MMAP_HELPER, &d->helper, PT_CTX_MMAP, &d->mmap);
@@ -227,20 +249,28 @@ int nv_insert_entry(struct pt_probe *p, struct pt_regs *regs, void *data)
 		atomic64_inc(&nv_stats.inserts_unowned);
 		return 1;
 	}
-	memset(&d->obs, 0, sizeof(d->obs));
-	d->obs.role = PT_ROLE_INSERT;
-	d->obs.pfn = pfn;
+	/*
+	 * Inside a helper call, written where the call holds it (settled
+	 * above, so free): an insert held whole is copied no more here.
+	 */
+	obs = h ? &h->held : &d->obs;
+	memset(obs, 0, sizeof(*obs));
+	obs->role = PT_ROLE_INSERT;
+	obs->pfn = pfn;
 	/* The refcount the kernel is about to check, before the insert. */
-	pt_sample_struct_page(page, &d->obs);
+	pt_sample_struct_page(page, obs);
 	if (!d->helper)
 		return 0;
-	d->obs.token = nv_helper_token(d->helper, d->at);
-	d->obs.owner_known = true;
+	obs->token = nv_helper_token(d->helper, d->at);
+	obs->owner_known = true;
 	va = regs_get_kernel_argument(regs, 1);
 	if (!h ||
-	    !nv_insert_will_map((struct vm_area_struct *)d->vma, va, &d->obs))
+	    !nv_insert_will_map(h, (struct vm_area_struct *)d->vma, va, obs)) {
+		/* Seen at its return: the kernel's own answer. */
+		if (obs != &d->obs)
+			d->obs = *obs;
 		return 0;
-	h->held = d->obs;
+	}
 	h->held_mm = ((struct vm_area_struct *)d->vma)->vm_mm;
 	h->held_va = va;
 	h->holding = true;

@@ -199,6 +199,13 @@ struct nv_helper_data {
 	struct mm_struct *held_mm;
 	unsigned long held_va;
 	bool holding;
+	/*
+	 * The page table under the last address looked up (nv_helper_pte()):
+	 * the helper's inserts are consecutive pages, 512 to a table.
+	 */
+	struct mm_struct *table_mm;
+	unsigned long table_va; /* PMD_MASK-aligned */
+	pte_t *table;
 };
 
 struct nv_insert_data {
