@@ -185,7 +185,6 @@ static void pt_stage_take_stack(struct pt_stage_cpu *c, struct pt_staged *e)
 {
 	struct pt_stage_stack *st;
 
-	e->stacked = false;
 	if (!pt_stage_wants_stack(&e->obs))
 		return;
 	/* Pairs with the consumer's release of stack_tail. */
@@ -279,12 +278,18 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		}
 		e->obs = obs[i];
 		e->kind = kinds[i];
-		/* A held observation's count was taken when it was held. */
-		if (pt_stage_creates(e) && e->kind != PT_STAGE_HELD_PAGE) {
-			pt_pending_add(e->obs.pfn);
-			c->shared_writes++;
+		e->stacked = false;
+		/*
+		 * A held observation's count was taken when it was held, and
+		 * none wants a stack: those are staged at once (hold.c).
+		 */
+		if (kinds[i] != PT_STAGE_HELD_PAGE) {
+			if (pt_stage_creates(e)) {
+				pt_pending_add(e->obs.pfn);
+				c->shared_writes++;
+			}
+			pt_stage_take_stack(c, e);
 		}
-		pt_stage_take_stack(c, e);
 		e = first;
 	}
 	pt_hotprof_mark(PT_HP_STAGE_WRITE);
