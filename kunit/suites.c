@@ -10,7 +10,7 @@ kunit_test_suites(&pt_rules_suite, &pt_record_suite, &pt_control_suite,
 		  &pt_ring_account_suite, &pt_layout_suite, &pt_memsafe_suite,
 		  &pt_frames_suite, &pt_table_suite, &pt_ring_suite,
 		  &pt_nvidia_suite, &pt_target_suite, &pt_clock_suite,
-		  &pt_pending_suite);
+		  &pt_pending_suite, &pt_staged_suite);
 
-MODULE_DESCRIPTION("pagetrail KUnit suites: rules, records, control, ring accounting, layout, memsafe, frames, table, ring, nvidia, target, clock, pending");
+MODULE_DESCRIPTION("pagetrail KUnit suites: rules, records, control, ring accounting, layout, memsafe, frames, table, ring, nvidia, target, clock, pending, staged");
 MODULE_LICENSE("GPL");

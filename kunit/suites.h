@@ -18,5 +18,6 @@ extern struct kunit_suite pt_target_suite;
 extern struct kunit_suite pt_nvidia_suite;
 extern struct kunit_suite pt_clock_suite;
 extern struct kunit_suite pt_pending_suite;
+extern struct kunit_suite pt_staged_suite;
 
 #endif /* PAGETRAIL_KUNIT_SUITES_H */

@@ -151,6 +151,9 @@ static void pt_stats_show_stage(struct seq_file *m,
 		ss.lag_max_ns, ss.shared_writes, ts->anomalies_unstacked);
 	seq_printf(m, "stage_held_dropped=%llu\nstage_unheld=%llu\n",
 		   pt_hold_dropped(), pt_hold_unheld());
+	seq_printf(m,
+		   "stage_slots=%llu\nstage_slot_bytes=%zu\nstage_wide=%llu\n",
+		   ss.slots, pt_stage_slot_bytes(), ss.wide);
 }
 
 static int pt_stats_show(struct seq_file *m, void *v)

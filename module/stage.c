@@ -32,6 +32,7 @@
 #include <pagetrail/clock.h>
 #include <pagetrail/pending.h>
 #include <pagetrail/stage.h>
+#include <pagetrail/staged.h>
 #include <pagetrail/tracker.h>
 #include <pagetrail/events.h>
 #include <pagetrail/hold.h>
@@ -43,25 +44,10 @@
 /* The consumer lets others in this often (entries). */
 #define PT_STAGE_BATCH 256
 
-/* 128 bytes: two cache lines, 8192 entries a MiB. */
-struct pt_staged {
-	struct pt_obs obs;
-	struct pt_who who;
-	u16 epoch; /* the attach epoch then (pt_tracker_epoch_now) */
-	bool partial; /* probes were coming or going then */
-	u8 kind;
-	bool stacked; /* the next entry of this CPU's stack ring is ours */
-	/*
-	 * Not the first of its section: only who.ts_ns is written, the rest
-	 * of who, epoch and partial are the first entry's (the consumer's).
-	 */
-	bool follows;
-};
-
 /*
  * The consumer's view of one CPU: where it reads, and who staged the
- * section it is in (a section's entries are published at once and share
- * one stamp, so its first entry is always read before the others).
+ * section it is in, and when (a section is published at once, so its head
+ * slot is always read before its observations).
  */
 struct pt_stage_cursor {
 	u64 pos;
@@ -86,10 +72,14 @@ struct pt_stage_stack {
 };
 
 struct pt_stage_cpu {
-	struct pt_staged *slots;
+	struct pt_slot *slots;
 	struct pt_stage_stack *stacks;
-	u64 head; /* next entry to write: the writer's, released */
-	u64 tail; /* next entry to read: the consumer's, released */
+	u64 head; /* next slot to write: the writer's, released */
+	u64 tail; /* next slot to read: the consumer's, released */
+	/* Slots that are not observations (heads, wide halves): written, read */
+	u64 extra;
+	u64 extra_read;
+	u64 wide; /* observations that took two slots */
 	u32 stack_head;
 	u32 stack_tail;
 	int in_section;
@@ -106,10 +96,9 @@ struct pt_stage_cpu {
 static DEFINE_PER_CPU(struct pt_stage_cpu, pt_stage_cpu);
 static DEFINE_PER_CPU(struct pt_stage_batch, pt_stage_batch);
 
-static_assert(sizeof(struct pt_staged) == 128);
 static bool pt_stage_on;
-static u32 pt_stage_slots; /* entries per CPU, a power of two */
-static u32 pt_stage_wake; /* wake the consumer when this many are staged */
+static u32 pt_stage_slots; /* slots per CPU, a power of two */
+static u32 pt_stage_wake; /* wake the consumer when this many slots are used */
 /* The consumer: one at a time, in process context. */
 static DEFINE_MUTEX(pt_stage_lock);
 /*
@@ -146,9 +135,9 @@ bool pt_stage_enabled(void)
 }
 
 /* A chunk the interpreter may start tracking: admissions and assignments. */
-static bool pt_stage_creates(const struct pt_staged *e)
+static bool pt_stage_creates(const struct pt_obs *obs, u8 kind)
 {
-	return e->obs.create && e->kind != PT_STAGE_EVENT;
+	return obs->create && kind != PT_STAGE_EVENT;
 }
 
 /*
@@ -181,23 +170,25 @@ bool pt_stage_wants_stack(const struct pt_obs *obs)
 	}
 }
 
-static void pt_stage_take_stack(struct pt_stage_cpu *c, struct pt_staged *e)
+/* Whether a stack was taken for @obs: the next of this CPU's stacks. */
+static bool pt_stage_take_stack(struct pt_stage_cpu *c,
+				const struct pt_obs *obs)
 {
 	struct pt_stage_stack *st;
 
-	if (!pt_stage_wants_stack(&e->obs))
-		return;
+	if (!pt_stage_wants_stack(obs))
+		return false;
 	/* Pairs with the consumer's release of stack_tail. */
 	if (c->stack_head - smp_load_acquire(&c->stack_tail) >=
 	    PT_STAGE_STACKS) {
 		c->stacks_lost++;
-		return;
+		return false;
 	}
 	st = &c->stacks[c->stack_head & (PT_STAGE_STACKS - 1)];
 	st->nr = stack_trace_save(st->ent, PT_STACK_DEPTH, 3);
 	c->stack_head++;
 	c->stacks_taken++;
-	e->stacked = true;
+	return true;
 }
 
 /* Any context but NMI: wake the consumer, which allocates nothing. */
@@ -215,15 +206,17 @@ static void pt_stage_kick_fn(struct irq_work *w)
 
 /*
  * IRQs off: stage @n observations, one who and one clock read for all of
- * them. False when none was staged (paused, full, nested).
+ * them: a head slot, then one slot each (two for one that does not fit
+ * one). False when none was staged (paused, full, nested).
  */
 static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 			   unsigned int n)
 {
+	u32 mask = pt_stage_slots - 1;
 	struct pt_stage_cpu *c;
-	struct pt_staged *e;
+	struct pt_slot_head *h;
+	unsigned int i, need, used;
 	bool staged = false;
-	unsigned int i;
 	u64 head;
 
 	if (pt_recorder_paused())
@@ -245,9 +238,12 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	/* Counted inside the section: stats read between sections (exact). */
 	c->observed += n;
 	pt_hotprof_mark(PT_HP_STAGE_ENTER);
+	need = 1 + n;
+	for (i = 0; i < n; i++)
+		need += !pt_slot_fits(&obs[i]);
 	head = c->head;
 	/* Pairs with the consumer's release: its copy of the slot is done. */
-	if (head - smp_load_acquire(&c->tail) + n > pt_stage_slots) {
+	if (head - smp_load_acquire(&c->tail) + need > pt_stage_slots) {
 		/*
 		 * The table will not see these: every chunk it knows may
 		 * have moved unseen, as while probes come and go.
@@ -257,44 +253,42 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 		pt_tracker_new_epoch();
 		goto leave;
 	}
-	/* Who and when, once, into the first entry; the others, the stamp. */
-	e = &c->slots[head & (pt_stage_slots - 1)];
-	e->who.ts_ns = pt_clock_now();
-	e->follows = false;
+	/* Who and when, once, into the section's head slot. */
+	h = &c->slots[head & mask].head;
+	h->who.ts_ns = pt_clock_now();
 	/* The causal clock's last stamp is a line every CPU writes. */
 	if (pt_clock_is_causal())
 		c->shared_writes++;
 	pt_hotprof_mark(PT_HP_STAGE_CLOCK);
-	pt_recorder_actor_raw(&e->who);
-	pt_tracker_epoch_now(&e->epoch, &e->partial);
+	pt_recorder_actor_raw(&h->who);
+	pt_tracker_epoch_now(&h->epoch, &h->partial);
+	c->slots[head & mask].obs.type = PT_SLOT_HEAD;
 	pt_hotprof_mark(PT_HP_STAGE_WHO);
+	c->extra += need - n;
+	if (unlikely(need - n > 1))
+		c->wide += need - n - 1;
+	used = 1;
 	for (i = 0; i < n; i++) {
-		struct pt_staged *first = e;
+		bool stacked = false;
 
-		e = &c->slots[(head + i) & (pt_stage_slots - 1)];
-		if (i) {
-			e->who.ts_ns = first->who.ts_ns;
-			e->follows = true;
-		}
-		e->obs = obs[i];
-		e->kind = kinds[i];
-		e->stacked = false;
 		/*
 		 * A held observation's count was taken when it was held, and
 		 * none wants a stack: those are staged at once (hold.c).
 		 */
 		if (kinds[i] != PT_STAGE_HELD_PAGE) {
-			if (pt_stage_creates(e)) {
-				pt_pending_add(e->obs.pfn);
+			if (pt_stage_creates(&obs[i], kinds[i])) {
+				pt_pending_add(obs[i].pfn);
 				c->shared_writes++;
 			}
-			pt_stage_take_stack(c, e);
+			stacked = pt_stage_take_stack(c, &obs[i]);
 		}
-		e = first;
+		used += pt_slot_pack(&c->slots[(head + used) & mask],
+				     &c->slots[(head + used + 1) & mask],
+				     &obs[i], kinds[i], stacked);
 	}
 	pt_hotprof_mark(PT_HP_STAGE_WRITE);
-	/* Pairs with the consumer's acquire: the entries are whole. */
-	smp_store_release(&c->head, head + n);
+	/* Pairs with the consumer's acquire: the slots are whole. */
+	smp_store_release(&c->head, head + need);
 	staged = true;
 	/*
 	 * The consumer runs once this CPU has staged enough (stage_wake_pct).
@@ -302,7 +296,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	 */
 	smp_mb();
 	if (READ_ONCE(pt_stage_idle) &&
-	    head + n - READ_ONCE(c->tail) >= pt_stage_wake)
+	    head + need - READ_ONCE(c->tail) >= pt_stage_wake)
 		irq_work_queue(&c->kick);
 leave:
 	/* Pairs with the consumer's and stats' reads: the section is over. */
@@ -454,86 +448,117 @@ void pt_stage_batch_close(bool opened)
 	local_irq_restore(flags);
 }
 
-/* Interpret one entry; @src: the CPU that staged it. */
-static void pt_stage_apply(struct pt_staged *e, const struct pt_made *made,
-			   int src)
+/* Interpret one observation of @kind; @src: the CPU that staged it. */
+static void pt_stage_apply(struct pt_obs *obs, u8 kind,
+			   const struct pt_made *made, int src)
 {
-	switch (e->kind) {
+	switch (kind) {
 	case PT_STAGE_PAGE:
 	case PT_STAGE_HELD_PAGE:
-		pt_observe_made(&e->obs, made);
+		pt_observe_made(obs, made);
 		break;
 	case PT_STAGE_EVENT:
-		pt_observe_event_made(&e->obs, made);
+		pt_observe_event_made(obs, made);
 		break;
 	case PT_STAGE_TAKE_OR_FRESH:
-		pt_stage_taken[src] = pt_take_if_pooled(&e->obs, made);
+		pt_stage_taken[src] = pt_take_if_pooled(obs, made);
 		break;
 	case PT_STAGE_ASSIGN_AFTER_TAKE:
-		e->obs.cause = pt_stage_taken[src] ? PT_CAUSE_POOL :
-						     PT_CAUSE_FRESH;
-		pt_observe_made(&e->obs, made);
+		obs->cause = pt_stage_taken[src] ? PT_CAUSE_POOL :
+						   PT_CAUSE_FRESH;
+		pt_observe_made(obs, made);
 		break;
 	}
 	/* Interpreted: its chunk, if it made one, is in the table now. */
-	if (pt_stage_creates(e))
-		pt_pending_done(e->obs.pfn);
+	if (pt_stage_creates(obs, kind))
+		pt_pending_done(obs->pfn);
 }
 
-/* The CPU whose next entry is the oldest before @limit, or -1. */
+/* The stamp of the next slot of @cpu: a head's own, else its section's. */
+static u64 pt_stage_next_ts(const struct pt_stage_cursor *cur, int cpu)
+{
+	const struct pt_slot *s;
+
+	s = &per_cpu_ptr(&pt_stage_cpu, cpu)
+		     ->slots[cur->pos & (pt_stage_slots - 1)];
+	if (pt_slot_type(s) == PT_SLOT_HEAD)
+		return s->head.who.ts_ns;
+	return cur->who.ts_ns;
+}
+
+/* The CPU whose next slot is the oldest before @limit, or -1. */
 static int pt_stage_next(struct pt_stage_cursor *cur, u64 limit)
 {
 	u64 best_ts = limit;
 	int cpu, best = -1;
 
 	for_each_possible_cpu(cpu) {
-		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
-		const struct pt_staged *e;
+		u64 ts;
 
 		if (cur[cpu].pos == cur[cpu].end)
 			continue;
-		e = &c->slots[cur[cpu].pos & (pt_stage_slots - 1)];
+		ts = pt_stage_next_ts(&cur[cpu], cpu);
 		/* Ties go to the lower CPU: cpus are visited in order. */
-		if (e->who.ts_ns < best_ts) {
-			best_ts = e->who.ts_ns;
+		if (ts < best_ts) {
+			best_ts = ts;
 			best = cpu;
 		}
 	}
 	return best;
 }
 
+/* A section's head: who and when for the observations that follow. */
+static void pt_stage_take_head(struct pt_stage_cursor *cur,
+			       const struct pt_slot_head *h)
+{
+	cur->who = h->who;
+	cur->epoch = h->epoch;
+	cur->partial = h->partial;
+	/* Off the probe path: the thread name made one token (record.c). */
+	pt_comm_sanitize(cur->who.comm, sizeof(cur->who.comm));
+}
+
 static void pt_stage_consume(struct pt_stage_cursor *cur, int cpu, u64 limit)
 {
 	struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
+	u32 mask = pt_stage_slots - 1;
+	const struct pt_slot *s, *wide;
 	struct pt_stage_stack st;
 	struct pt_made made = {};
-	struct pt_staged e;
+	struct pt_obs obs;
+	u8 kind;
+	u16 bits;
 
-	e = c->slots[cur[cpu].pos & (pt_stage_slots - 1)];
-	if (e.stacked) {
+	s = &c->slots[cur[cpu].pos & mask];
+	if (pt_slot_type(s) == PT_SLOT_HEAD) {
+		pt_stage_take_head(&cur[cpu], &s->head);
+		cur[cpu].pos++;
+		c->extra_read++;
+		/* Pairs with the writer's acquire: the slot is free again. */
+		smp_store_release(&c->tail, cur[cpu].pos);
+		return;
+	}
+	wide = &c->slots[(cur[cpu].pos + 1) & mask];
+	pt_slot_unpack(s, wide, &obs);
+	kind = s->obs.type;
+	bits = s->obs.bits;
+	cur[cpu].pos += bits & PT_SLOT_HAS_WIDE ? 2 : 1;
+	c->extra_read += !!(bits & PT_SLOT_HAS_WIDE);
+	if (bits & PT_SLOT_STACKED) {
 		st = c->stacks[c->stack_tail & (PT_STAGE_STACKS - 1)];
 		/* Pairs with the writer's acquire: the stack slot is free. */
 		smp_store_release(&c->stack_tail, c->stack_tail + 1);
 		made.stack = st.ent;
 		made.nr_stack = st.nr;
 	}
-	cur[cpu].pos++;
-	/* Pairs with the writer's acquire: the slot is free again. */
+	/* Pairs with the writer's acquire: the slots are free again. */
 	smp_store_release(&c->tail, cur[cpu].pos);
-	if (!e.follows) {
-		cur[cpu].who = e.who;
-		cur[cpu].epoch = e.epoch;
-		cur[cpu].partial = e.partial;
-		/* Off the probe path: the thread name made one token (record.c). */
-		pt_comm_sanitize(cur[cpu].who.comm, sizeof(cur[cpu].who.comm));
-	}
 	made.who = cur[cpu].who;
-	made.who.ts_ns = e.who.ts_ns;
 	made.epoch = cur[cpu].epoch;
 	made.partial = cur[cpu].partial;
 	/* Stamped before the limit: the wait until the consumer got to it. */
 	pt_stage_lag_max = max(pt_stage_lag_max, limit - made.who.ts_ns);
-	pt_stage_apply(&e, &made, cpu);
+	pt_stage_apply(&obs, kind, &made, cpu);
 	pt_stage_consumed++;
 }
 
@@ -644,6 +669,9 @@ void pt_stage_clear(void)
 		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
 
 		c->tail = c->head;
+		c->extra = 0;
+		c->extra_read = 0;
+		c->wide = 0;
 		c->stack_tail = c->stack_head;
 		c->observed = 0;
 		c->lost = 0;
@@ -669,7 +697,7 @@ void pt_stage_get_stats(struct pt_stage_stats *st)
 	mutex_lock(&pt_stage_lock);
 	for_each_possible_cpu(cpu) {
 		struct pt_stage_cpu *c = per_cpu_ptr(&pt_stage_cpu, cpu);
-		u64 observed, lost, head;
+		u64 observed, lost, head, extra;
 
 		/*
 		 * Between two of this CPU's sections, so that observed =
@@ -683,6 +711,7 @@ void pt_stage_get_stats(struct pt_stage_stats *st)
 			smp_rmb();
 			observed = READ_ONCE(c->observed);
 			lost = READ_ONCE(c->lost);
+			extra = READ_ONCE(c->extra);
 			/* Pairs with the writer's release of head. */
 			head = smp_load_acquire(&c->head);
 			/* The counters, then the flag again. */
@@ -694,13 +723,21 @@ void pt_stage_get_stats(struct pt_stage_stats *st)
 		st->stacks += READ_ONCE(c->stacks_taken);
 		st->stacks_lost += READ_ONCE(c->stacks_lost);
 		st->shared_writes += READ_ONCE(c->shared_writes);
-		st->buffered += head - c->tail;
+		/* Slots between the reader and the writer, less heads and halves. */
+		st->buffered += head - c->tail - (extra - c->extra_read);
+		st->slots += observed - lost + extra;
+		st->wide += READ_ONCE(c->wide);
 	}
 	st->consumed = pt_stage_consumed;
 	st->consumer_runs = pt_stage_runs;
 	st->consumer_ns = pt_stage_ns;
 	st->lag_max_ns = pt_stage_lag_max;
 	mutex_unlock(&pt_stage_lock);
+}
+
+size_t pt_stage_slot_bytes(void)
+{
+	return sizeof(struct pt_slot);
 }
 
 static void pt_stage_free(void)
@@ -728,7 +765,7 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 	if (!kb_per_cpu)
 		return 0;
 	pt_stage_slots = rounddown_pow_of_two(
-		((unsigned long)kb_per_cpu << 10) / sizeof(struct pt_staged));
+		((unsigned long)kb_per_cpu << 10) / sizeof(struct pt_slot));
 	/* 0: at the first entry, the shortest lag; more: fewer, larger runs. */
 	pt_stage_wake = max_t(u32, 1, (u64)pt_stage_slots * wake_pct / 100);
 	pt_stage_taken =

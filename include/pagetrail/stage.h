@@ -33,6 +33,8 @@ struct pt_stage_stats {
 	u64 observed; /* observations offered: staged + lost */
 	u64 consumed; /* interpreted */
 	u64 buffered; /* staged, not yet interpreted */
+	u64 slots; /* 64-byte slots written: observations, heads, wide halves */
+	u64 wide; /* observations that did not fit one slot (staged.h) */
 	u64 lost; /* staging full, or an observation nested in another */
 	u64 stacks; /* stacks the probe path took */
 	u64 stacks_lost; /* wanted, but the stack slots were full */
@@ -78,5 +80,7 @@ void pt_stage_drain(void);
 /* With every writer held off (a reset): forget what is staged. */
 void pt_stage_clear(void);
 void pt_stage_get_stats(struct pt_stage_stats *st);
+/* The size of one slot of a staging ring (staged.h). */
+size_t pt_stage_slot_bytes(void);
 
 #endif /* PAGETRAIL_STAGE_H */

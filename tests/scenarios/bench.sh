@@ -201,9 +201,11 @@ pt_down() { # CFG ROUND
 		/^capacity=/ { cap = $2 } /^anomalies=/ { a = $2 } /^gaps=/ { g = $2 }
 		/^stage_consumed=/ { sc = $2 } /^stage_consumer_ns=/ { sn = $2 } /^stage_lost=/ { sl = $2 }
 		/^stage_consumer_runs=/ { sr = $2 } /^stage_lag_max_ns=/ { lag = $2 }
-		/^stage_shared_writes=/ { sw = $2 }
+		/^stage_shared_writes=/ { sw = $2 } /^stage_observed=/ { so = $2 }
+		/^stage_slots=/ { ss = $2 } /^stage_slot_bytes=/ { sb = $2 }
 		END { printf "name=%s/stats round=%s produced=%s lost=%s tracked=%s capacity=%s anomalies=%s gaps=%s", c, r, p, l, t, cap, a, g
-			if (sc != "") printf " stage_consumed=%s stage_consumer_ns=%s stage_lost=%s stage_runs=%s stage_lag_max_ns=%s stage_shared_writes=%s", sc, sn, sl, sr, lag, sw }' \
+			if (sc != "") printf " stage_consumed=%s stage_consumer_ns=%s stage_lost=%s stage_runs=%s stage_lag_max_ns=%s stage_shared_writes=%s", sc, sn, sl, sr, lag, sw
+			if (ss != "") printf " stage_observed=%s stage_slots=%s stage_slot_bytes=%s", so, ss, sb }' \
 		$PT/stats > /tmp/st
 	echo " hits=$(pt_events)" >> /tmp/st
 	emit "$(tr -d '\n' < /tmp/st) missed=$(sed -n 's/.* missed=\([0-9]*\).*/\1/p' $PT/coverage | awk '{ s += $1 } END { print s + 0 }')"

@@ -8,7 +8,7 @@ KUNIT=/sys/kernel/debug/kunit
 SUITES="pagetrail_rules pagetrail_record pagetrail_control pagetrail_ring_account
 	pagetrail_layout pagetrail_memsafe pagetrail_frames pagetrail_table
 	pagetrail_ring pagetrail_nvidia pagetrail_target pagetrail_clock
-	pagetrail_pending"
+	pagetrail_pending pagetrail_staged"
 LINES=/tmp/kunit.lines
 
 # KUnit's debugfs results (KTAP) of one suite -> unnumbered TAP lines:
