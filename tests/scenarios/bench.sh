@@ -399,7 +399,10 @@ ring_phase() { # NAME READER(0|1)
 	[ -n "$rd" ] && wait $rd
 	emit "name=ring/$1 $(awk -v t0="$t0" -v t1="$t1" -F= '
 		/^ring_produced=/ { p = $2 } /^ring_lost=/ { l = $2 } /^ring_read=/ { rd = $2 }
-		END { printf "secs=%.2f produced=%d read=%d lost=%d", t1 - t0, p, rd, l }' $PT/stats) $(awk -v t0="$t0" '
+		/^stage_observed=/ { so = $2 } /^stage_lost=/ { sl = $2 } /^stage_slots=/ { ss = $2 }
+		/^stage_slot_bytes=/ { sb = $2 } /^stage_wide=/ { sw = $2 }
+		END { printf "secs=%.2f produced=%d read=%d lost=%d", t1 - t0, p, rd, l
+			if (ss != "") printf " stage_observed=%d stage_lost=%d stage_slots=%d stage_slot_bytes=%d stage_wide=%d", so, sl, ss, sb, sw }' $PT/stats) $(awk -v t0="$t0" '
 		$3 > 0 && !seen { seen = 1; printf "first_loss_after=%d first_loss_secs=%.2f", pp, pt - t0 }
 		{ pp = $2; pt = $1 } END { if (!seen) printf "first_loss_after=none" }' /tmp/mon)"
 }
