@@ -84,6 +84,13 @@ obs=$(kv stage_observed /tmp/stats)
 is "$(kv stage_unaccounted /tmp/stats) $(kv stage_lost /tmp/stats) $(kv stage_buffered /tmp/stats)" "0 0 0" \
 	"observed ($obs) = interpreted + staged + lost; none lost, none left staged after a read"
 cmp_ok "$(kv stage_consumed /tmp/stats)" -ge "$n" "at least one interpreted observation per record"
+# 64-byte slots: a section's head, then one slot an observation. nvsim's
+# chunks are small and it samples no pool count: none takes a second slot.
+slots=$(kv stage_slots /tmp/stats)
+is "$(kv stage_slot_bytes /tmp/stats) $(kv stage_wide /tmp/stats)" "64 0" \
+	"64-byte staging slots; no observation took a second one"
+cmp_ok "$slots" -gt "$obs" "the slots written ($slots) hold the observations and their sections' heads"
+cmp_ok "$slots" -le $((2 * obs)) "at most one head an observation"
 is "$(kv anomalies /tmp/stats) $(kv gaps /tmp/stats)" "0 0" "a clean run: 0 anomalies, 0 gaps"
 
 # The foreign put: the culprit's stack is taken on the probe path.
