@@ -8,7 +8,7 @@
 # shown by status, and never turned into a false anomaly.
 . /pt/lib/tap.sh
 . /pt/lib/pt.sh
-plan 30
+plan 33
 
 PT_PARAMS=record_first=1
 # Threads named as the consumer is.
