@@ -73,3 +73,20 @@ kernel_label()
 	*) echo "$1" ;;
 	esac
 }
+
+# modules_for NAME OUTDIR: the directory whose ko/ holds pagetrail and the
+# test modules built for kernel NAME. Inside make check
+# (PAGETRAIL_CHECK_RUN set), the W=1 build the boots use, when it succeeded:
+# the same source, flags and kernel, so building it again would only cost
+# CPU. Otherwise build-modules into OUTDIR. Fails as build-modules does.
+modules_for()
+{
+	local kernel=$1 out=$2 run=${PAGETRAIL_CHECK_RUN:-} label
+	label=$(kernel_label "$kernel")
+	if [ -n "$run" ] && [ -e "$run/$label-build.ok" ] && [ -d "$run/$label/ko" ]; then
+		echo "$run/$label"
+		return 0
+	fi
+	"$TOP/scripts/build-modules" "$kernel" "$out" > /dev/null || return
+	echo "$out"
+}

@@ -10,8 +10,7 @@ param() { sed -n "s/^$1=//p" <<< "$2"; }
 
 for k in 6.1 6.12; do
 	kv=$(stock_kernel "$k")
-	obj="$out/$k"
-	"$TOP/scripts/build-modules" "$kv" "$obj" 2>/dev/null
+	obj=$(modules_for "$kv" "$out/$k" 2>/dev/null)
 	ok $? "$k: modules build"
 	p=$("$TOP/scripts/pagetrail-load" --target nvsim --target-ko "$obj/ko/nvsim.ko" \
 		--source dwarf --dry-run 2>&1)

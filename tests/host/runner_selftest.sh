@@ -11,12 +11,10 @@ mkdir -p "$out"
 
 expect_caught() # NAME KERNEL SCENARIO PATTERN
 {
-	local name=$1 kv=$2 scen=$3 pattern=$4 log rc
-	if ! [ -d "$out/$kv/ko" ]; then
-		"$TOP/scripts/build-modules" "$kv" "$out/$kv" > /dev/null 2>&1 ||
-			{ ok 1 "$name: build for $kv"; return; }
-	fi
-	log=$("$TOP/scripts/runvm" -k "$(kernel_image "$kv")" -m "$out/$kv/ko" -p "$BUILD/progs" \
+	local name=$1 kv=$2 scen=$3 pattern=$4 log rc mods
+	mods=$(modules_for "$kv" "$out/$kv" 2>/dev/null) ||
+		{ ok 1 "$name: build for $kv"; return; }
+	log=$("$TOP/scripts/runvm" -k "$(kernel_image "$kv")" -m "$mods/ko" -p "$BUILD/progs" \
 		-s "$scen" -o "$out/run-$scen" -n "selftest-$scen" -T 600 2>&1)
 	rc=$?
 	like "$log" "^ok 1 - $scen" "$name: the scenario's own assertions pass"
