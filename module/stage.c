@@ -221,7 +221,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 
 	if (pt_recorder_paused())
 		return false;
-	pt_hotprof_begin_stage();
+	pt_hotprof_begin_stage(n);
 	c = this_cpu_ptr(&pt_stage_cpu);
 	if (unlikely(c->busy)) {
 		/* Inside this CPU's section (an NMI): counted inside it too. */

@@ -31,14 +31,14 @@ enum pt_hotprof_part {
 
 #ifdef PAGETRAIL_HOTPROF
 void pt_hotprof_begin(void);
-void pt_hotprof_begin_stage(void);
+void pt_hotprof_begin_stage(unsigned int n);
 void pt_hotprof_mark(enum pt_hotprof_part part);
 void pt_hotprof_show(struct seq_file *m);
 #else
 static inline void pt_hotprof_begin(void)
 {
 }
-static inline void pt_hotprof_begin_stage(void)
+static inline void pt_hotprof_begin_stage(unsigned int n)
 {
 }
 static inline void pt_hotprof_mark(enum pt_hotprof_part part)
