@@ -28,17 +28,6 @@ void pt_observe_event_made(const struct pt_obs *obs, const struct pt_made *made)
 		pt_trace_record(&rec);
 }
 
-/*
- * A page observation: through the state machine, then out. Record first:
- * staged; true means staged, not recorded (the interpreter decides later).
- */
-bool pt_observe(const struct pt_obs *obs)
-{
-	if (pt_stage_enabled())
-		return pt_stage_push(PT_STAGE_PAGE, obs, 1);
-	return pt_observe_made(obs, NULL);
-}
-
 /* A non-page event (MAP, VMA): recorded in sequence, no state. */
 void pt_observe_event(const struct pt_obs *obs)
 {

@@ -34,7 +34,7 @@ struct pt_task_frames {
  */
 static struct pt_task_frames *pt_slots;
 static unsigned int pt_slots_bits;
-static atomic_t pt_slots_in_use = ATOMIC_INIT(0);
+atomic_t pt_frame_slots_in_use = ATOMIC_INIT(0);
 static atomic64_t pt_frames_overflow = ATOMIC64_INIT(0);
 static atomic64_t pt_frames_unbalanced = ATOMIC64_INIT(0);
 /*
@@ -91,7 +91,7 @@ void pt_frames_reset(void)
 		pt_frames_drop(&pt_slots[i]);
 		WRITE_ONCE(pt_slots[i].task, NULL);
 	}
-	atomic_set(&pt_slots_in_use, 0);
+	atomic_set(&pt_frame_slots_in_use, 0);
 	WRITE_ONCE(pt_frames_live, true);
 }
 
@@ -103,11 +103,6 @@ void pt_frames_reset(void)
 void pt_frames_stop(void)
 {
 	WRITE_ONCE(pt_frames_live, false);
-}
-
-bool pt_frames_active(void)
-{
-	return atomic_read(&pt_slots_in_use) > 0;
 }
 
 static struct pt_task_frames *pt_slot_of(struct task_struct *task, bool claim)
@@ -139,7 +134,7 @@ static struct pt_task_frames *pt_slot_of(struct task_struct *task, bool claim)
 		if (!READ_ONCE(s->task) && !cmpxchg(&s->task, NULL, task)) {
 			s->start_time = task->start_time;
 			s->depth = 0;
-			atomic_inc(&pt_slots_in_use);
+			atomic_inc(&pt_frame_slots_in_use);
 			return s;
 		}
 	}
@@ -183,7 +178,7 @@ void pt_frame_pop(struct pt_frame *frame)
 	pt_hold_flush(frame);
 	if (--s->depth == 0) {
 		WRITE_ONCE(s->task, NULL);
-		atomic_dec(&pt_slots_in_use);
+		atomic_dec(&pt_frame_slots_in_use);
 	}
 }
 
@@ -240,6 +235,6 @@ void pt_frames_get_stats(struct pt_frames_stats *st)
 {
 	st->overflow = atomic64_read(&pt_frames_overflow);
 	st->unbalanced = atomic64_read(&pt_frames_unbalanced);
-	st->in_use = atomic_read(&pt_slots_in_use);
+	st->in_use = atomic_read(&pt_frame_slots_in_use);
 	st->slots = pt_frames_slots();
 }

@@ -11,7 +11,7 @@
 #include <linux/vmalloc.h>
 #include <pagetrail/memsafe.h>
 
-bool pt_ram_readable(unsigned long addr, size_t len)
+bool pt_vmalloc_ram_readable(unsigned long addr, size_t len)
 {
 	unsigned long ends[2] = { addr, addr + len - 1 };
 	unsigned int i;

@@ -96,10 +96,3 @@ void pt_sample_struct_page(struct page *page, struct pt_obs *obs)
 		flags |= PT_PF_RESERVED;
 	obs->page_flags = flags;
 }
-
-/* The pfn behind a linear-map address; false for anything else. */
-u64 pt_virt_to_pfn(unsigned long va, bool *ok)
-{
-	*ok = va && virt_addr_valid((void *)va);
-	return *ok ? PHYS_PFN(__pa(va)) : 0;
-}

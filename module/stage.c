@@ -96,7 +96,7 @@ struct pt_stage_cpu {
 static DEFINE_PER_CPU(struct pt_stage_cpu, pt_stage_cpu);
 static DEFINE_PER_CPU(struct pt_stage_batch, pt_stage_batch);
 
-static bool pt_stage_on;
+bool pt_stage_on;
 static u32 pt_stage_slots; /* slots per CPU, a power of two */
 static u32 pt_stage_wake; /* wake the consumer when this many slots are used */
 /* The consumer: one at a time, in process context. */
@@ -129,45 +129,10 @@ static bool *pt_stage_taken;
  */
 static struct pt_stage_cursor *pt_stage_cur;
 
-bool pt_stage_enabled(void)
-{
-	return READ_ONCE(pt_stage_on);
-}
-
 /* A chunk the interpreter may start tracking: admissions and assignments. */
 static bool pt_stage_creates(const struct pt_obs *obs, u8 kind)
 {
 	return obs->create && kind != PT_STAGE_EVENT;
-}
-
-/*
- * The stack an interpretation cannot take later: the culprit's, where a
- * kernel path outside the pool touches a pool page (pre-filtered), and
- * the observer's where the page itself looks wrong. An anomaly judged
- * only from the chunk's state (DOUBLE_ADMIT on the driver's own path) has
- * none: counted (anomalies_unstacked), and said where it is shown.
- */
-bool pt_stage_wants_stack(const struct pt_obs *obs)
-{
-	bool no_pool_refs = obs->sampled_pool_refs && obs->pool_refs <= 0;
-
-	switch (obs->role) {
-	case PT_ROLE_FREE:
-		/* Not the pool's own reclaim: a free of a page it may hold. */
-		return obs->cause != PT_CAUSE_RECLAIM;
-	case PT_ROLE_ALLOC:
-		return true;
-	case PT_ROLE_UNREF:
-		return no_pool_refs;
-	case PT_ROLE_INSERT:
-		/* A page mapped twice holds two references: that is fine. */
-		return obs->ret || (obs->sampled && obs->refcount <= 0);
-	case PT_ROLE_ADMIT:
-	case PT_ROLE_TAKE:
-		return no_pool_refs || (obs->sampled && obs->refcount != 1);
-	default:
-		return obs->event_anomaly;
-	}
 }
 
 /* Whether a stack was taken for @obs: the next of this CPU's stacks. */

@@ -3,6 +3,7 @@
 #ifndef PAGETRAIL_FRAMES_H
 #define PAGETRAIL_FRAMES_H
 
+#include <linux/atomic.h>
 #include <linux/build_bug.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -63,7 +64,15 @@ unsigned int pt_frames_slots(void);
 void pt_frames_exit(void);
 void pt_frames_reset(void);
 void pt_frames_stop(void);
-bool pt_frames_active(void);
+/* Tasks inside a driver function now (frames.c). */
+extern atomic_t pt_frame_slots_in_use;
+
+/* Inline: asked first by every kernel-wide hook (up(), page frees). */
+static inline bool pt_frames_active(void)
+{
+	return atomic_read(&pt_frame_slots_in_use) > 0;
+}
+
 struct pt_frame *pt_frame_push(u8 ctx);
 void pt_frame_pop(struct pt_frame *frame);
 struct pt_frame *pt_frame_find(u8 ctx);

@@ -3,6 +3,7 @@
 #ifndef PAGETRAIL_PAGESAMPLE_H
 #define PAGETRAIL_PAGESAMPLE_H
 
+#include <linux/mm.h>
 #include <linux/types.h>
 
 struct page;
@@ -13,6 +14,12 @@ void pt_sample_page(u64 pfn, struct pt_obs *obs);
 void pt_sample_struct_page(struct page *page, struct pt_obs *obs);
 /* Extra references at admission or take that were gone when read again. */
 u64 pt_sample_transient_refs(void);
-u64 pt_virt_to_pfn(unsigned long va, bool *ok);
+
+/* The pfn behind a linear-map address; false for anything else. */
+static inline u64 pt_virt_to_pfn(unsigned long va, bool *ok)
+{
+	*ok = va && virt_addr_valid((void *)va);
+	return *ok ? PHYS_PFN(__pa(va)) : 0;
+}
 
 #endif /* PAGETRAIL_PAGESAMPLE_H */

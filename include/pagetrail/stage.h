@@ -9,9 +9,10 @@
 #ifndef PAGETRAIL_STAGE_H
 #define PAGETRAIL_STAGE_H
 
+#include <linux/compiler.h>
 #include <linux/types.h>
+#include <pagetrail/tracker.h>
 
-struct pt_obs;
 struct seq_file;
 
 /* What a staged entry asks of the interpreter. */
@@ -55,7 +56,15 @@ struct pt_stage_stats {
  */
 int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct);
 void pt_stage_exit(void);
-bool pt_stage_enabled(void);
+/* Set once at load: whether the probe path stages (stage.c). */
+extern bool pt_stage_on;
+
+/* Inline: every probe hit asks. */
+static inline bool pt_stage_enabled(void)
+{
+	return READ_ONCE(pt_stage_on);
+}
+
 /*
  * Probe context, any: stage @n (1 or 2) observations of @kind, one after
  * the other. False when none was staged (paused, full, nested).
@@ -70,8 +79,37 @@ bool pt_stage_push_pages(const struct pt_obs *obs, unsigned int n);
  */
 void pt_stage_pending_hold(const struct pt_obs *obs);
 void pt_stage_pending_drop(const struct pt_obs *obs);
-/* Whether staging @obs takes the probe path's stack (stage.c). */
-bool pt_stage_wants_stack(const struct pt_obs *obs);
+/*
+ * Whether staging @obs takes the probe path's stack: the stack an
+ * interpretation cannot take later, the culprit's where a kernel path
+ * outside the pool touches a pool page (pre-filtered), and the observer's
+ * where the page itself looks wrong. An anomaly judged only from the
+ * chunk's state (DOUBLE_ADMIT on the driver's own path) has none: counted
+ * (anomalies_unstacked), and said where it is shown. Inline: asked of
+ * every observation staged.
+ */
+static inline bool pt_stage_wants_stack(const struct pt_obs *obs)
+{
+	bool no_pool_refs = obs->sampled_pool_refs && obs->pool_refs <= 0;
+
+	switch (obs->role) {
+	case PT_ROLE_FREE:
+		/* Not the pool's own reclaim: a free of a page it may hold. */
+		return obs->cause != PT_CAUSE_RECLAIM;
+	case PT_ROLE_ALLOC:
+		return true;
+	case PT_ROLE_UNREF:
+		return no_pool_refs;
+	case PT_ROLE_INSERT:
+		/* A page mapped twice holds two references: that is fine. */
+		return obs->ret || (obs->sampled && obs->refcount <= 0);
+	case PT_ROLE_ADMIT:
+	case PT_ROLE_TAKE:
+		return no_pool_refs || (obs->sampled && obs->refcount != 1);
+	default:
+		return obs->event_anomaly;
+	}
+}
 /* Probe context: a walk's observations staged together (see stage.c). */
 bool pt_stage_batch_open(void);
 void pt_stage_batch_close(bool opened);

@@ -121,33 +121,13 @@ unsigned int nv_walk_cap(void)
  * cannot be read, the offsets do not describe this driver, so detach.
  */
 
-/* A read of memory already known to be RAM (nv_read() checks it). */
-static bool nv_read_ram(unsigned long addr, void *dst, size_t len)
+bool nv_read_failed(unsigned long addr, bool ram)
 {
-	if (!copy_from_kernel_nofault(dst, (const void *)addr, len))
-		return true;
-	nv_decode_error("unreadable driver memory at a layout offset", addr);
+	nv_decode_error(
+		ram ? "unreadable driver memory at a layout offset" :
+		      "driver pointer into vmalloc space without RAM (MMIO?)",
+		addr);
 	return false;
-}
-
-bool nv_read(unsigned long addr, void *dst, size_t len)
-{
-	if (!pt_ram_readable(addr, len)) {
-		nv_decode_error("driver pointer into vmalloc space without RAM (MMIO?)",
-				addr);
-		return false;
-	}
-	return nv_read_ram(addr, dst, len);
-}
-
-bool nv_read_ulong(unsigned long addr, unsigned long *v)
-{
-	return nv_read(addr, v, sizeof(*v));
-}
-
-bool nv_read_u32(unsigned long addr, u32 *v)
-{
-	return nv_read(addr, v, sizeof(*v));
 }
 
 /*

@@ -10,6 +10,8 @@
 #include <linux/types.h>
 #include <linux/atomic.h>
 #include <linux/mm.h>
+#include <linux/uaccess.h>
+#include <pagetrail/memsafe.h>
 #include <pagetrail/profile.h>
 #include <pagetrail/probes.h>
 #include <pagetrail/frames.h>
@@ -217,9 +219,34 @@ struct nv_insert_data {
 };
 
 /* layout.c: reads and walks */
-bool nv_read(unsigned long addr, void *dst, size_t len);
-bool nv_read_ulong(unsigned long addr, unsigned long *v);
-bool nv_read_u32(unsigned long addr, u32 *v);
+/* Out of line: a read nv_read() refused (@ram false) or that faulted. */
+bool nv_read_failed(unsigned long addr, bool ram);
+
+/* A read of memory already known to be RAM (nv_read() checks it). */
+static inline bool nv_read_ram(unsigned long addr, void *dst, size_t len)
+{
+	if (likely(!copy_from_kernel_nofault(dst, (const void *)addr, len)))
+		return true;
+	return nv_read_failed(addr, true);
+}
+
+/* Inline: a handler reads several driver fields a hit. */
+static inline bool nv_read(unsigned long addr, void *dst, size_t len)
+{
+	if (unlikely(!pt_ram_readable(addr, len)))
+		return nv_read_failed(addr, false);
+	return nv_read_ram(addr, dst, len);
+}
+
+static inline bool nv_read_ulong(unsigned long addr, unsigned long *v)
+{
+	return nv_read(addr, v, sizeof(*v));
+}
+
+static inline bool nv_read_u32(unsigned long addr, u32 *v)
+{
+	return nv_read(addr, v, sizeof(*v));
+}
 void nv_decode_error(const char *what, unsigned long obj);
 bool nv_alloc_read(unsigned long at, struct nv_alloc_view *v);
 bool nv_alloc_view_in(struct pt_frame *f, unsigned long at,
