@@ -44,22 +44,12 @@ static int pt_settled_refcount(struct page *page, int count)
 	return count;
 }
 
-void pt_sample_page(u64 pfn, struct pt_obs *obs)
+void pt_sample_no_page(u64 pfn, struct pt_obs *obs)
 {
-	/*
-	 * pfn_valid() is also true for offline sections and ZONE_DEVICE, whose
-	 * memmap may be poisoned: compound_head() of that is a wild pointer.
-	 */
-	struct page *page = pfn_to_online_page(pfn);
-
-	if (!page) {
-		obs->sampled = true;
-		obs->page_flags = PT_PF_INVALID;
-		obs->refcount = -1;
-		obs->head_pfn = pfn;
-		return;
-	}
-	pt_sample_struct_page(page, obs);
+	obs->sampled = true;
+	obs->page_flags = PT_PF_INVALID;
+	obs->refcount = -1;
+	obs->head_pfn = pfn;
 }
 
 void pt_sample_struct_page(struct page *page, struct pt_obs *obs)

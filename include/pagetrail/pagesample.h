@@ -3,15 +3,32 @@
 #ifndef PAGETRAIL_PAGESAMPLE_H
 #define PAGETRAIL_PAGESAMPLE_H
 
+#include <linux/memory_hotplug.h>
 #include <linux/mm.h>
 #include <linux/types.h>
 
 struct page;
 struct pt_obs;
 
-void pt_sample_page(u64 pfn, struct pt_obs *obs);
 /* A page the kernel itself handed over (a probed function's argument). */
 void pt_sample_struct_page(struct page *page, struct pt_obs *obs);
+/* A pfn with no online struct page: said so in @obs. */
+void pt_sample_no_page(u64 pfn, struct pt_obs *obs);
+
+/* Inline: every chunk a walk visits is sampled. */
+static inline void pt_sample_page(u64 pfn, struct pt_obs *obs)
+{
+	/*
+	 * pfn_valid() is also true for offline sections and ZONE_DEVICE, whose
+	 * memmap may be poisoned: compound_head() of that is a wild pointer.
+	 */
+	struct page *page = pfn_to_online_page(pfn);
+
+	if (unlikely(!page))
+		pt_sample_no_page(pfn, obs);
+	else
+		pt_sample_struct_page(page, obs);
+}
 /* Extra references at admission or take that were gone when read again. */
 u64 pt_sample_transient_refs(void);
 

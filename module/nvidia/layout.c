@@ -251,37 +251,6 @@ unsigned long nv_entry_va(unsigned long list_node)
 }
 
 /*
- * One chunk given by its head virtual address: its pfn, and the page
- * sampled if @sample; -EINVAL the address contradicts the layout (walks
- * stop). @src says where the address was read, for the reason a detach
- * gives.
- */
-int nv_decode_chunk(struct pt_obs *obs, unsigned long va, bool sample,
-		    const char *src)
-{
-	bool ok;
-
-	obs->pfn = pt_virt_to_pfn(va, &ok);
-	if (!ok) {
-		nv_decode_error(src, va);
-		return -EINVAL;
-	}
-	obs->sampled = false;
-	if (sample)
-		pt_sample_page(obs->pfn, obs);
-	return 0;
-}
-
-/* Observe one chunk: 1 recorded (record first: staged), 0 not, -EINVAL. */
-int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
-		     const char *src)
-{
-	int ret = nv_decode_chunk(obs, va, sample, src);
-
-	return ret ? ret : pt_observe(obs);
-}
-
-/*
  * Probe handlers run with preemption off: a walk does a bounded amount of
  * work, stops at the first contradiction, and once the profile is failing.
  * What it leaves out is counted (a list's rest is not ours to count).

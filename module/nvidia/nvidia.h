@@ -260,10 +260,37 @@ unsigned long nv_entry_va(unsigned long list_node);
 #define NV_VA_FROM_PTE "chunk virtual address in nvidia_pte_t (nv_pte_virt_addr)"
 #define NV_VA_FROM_ENTRY \
 	"chunk virtual address in a pool entry (nv_entry_virt_addr)"
-int nv_decode_chunk(struct pt_obs *obs, unsigned long va, bool sample,
-		    const char *src);
-int nv_observe_chunk(struct pt_obs *obs, unsigned long va, bool sample,
-		     const char *src);
+
+/*
+ * One chunk given by its head virtual address: its pfn, and the page
+ * sampled if @sample; -EINVAL the address contradicts the layout (walks
+ * stop). @src says where the address was read, for the reason a detach
+ * gives. Inline, as the next: once a chunk a walk visits.
+ */
+static inline int nv_decode_chunk(struct pt_obs *obs, unsigned long va,
+				  bool sample, const char *src)
+{
+	bool ok;
+
+	obs->pfn = pt_virt_to_pfn(va, &ok);
+	if (unlikely(!ok)) {
+		nv_decode_error(src, va);
+		return -EINVAL;
+	}
+	obs->sampled = false;
+	if (sample)
+		pt_sample_page(obs->pfn, obs);
+	return 0;
+}
+
+/* Observe one chunk: 1 recorded (record first: staged), 0 not, -EINVAL. */
+static inline int nv_observe_chunk(struct pt_obs *obs, unsigned long va,
+				   bool sample, const char *src)
+{
+	int ret = nv_decode_chunk(obs, va, sample, src);
+
+	return ret ? ret : pt_observe(obs);
+}
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs);
 void nv_walk_alloc_chunks(unsigned long at, struct pt_obs *obs, bool sample);
 u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
