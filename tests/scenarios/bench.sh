@@ -351,8 +351,11 @@ slot() { # CFG ROUND
 	emit "name=$c/slot round=$r secs=$(awk "BEGIN { print $(cut -d' ' -f1 /proc/uptime) - $t0 }")"
 }
 
-# The boot's first runs fault in programs and page caches: not a slot's.
-cuinit --gens 3 --drain > /dev/null && stopwatch 1 warmup faults > /dev/null
+# The boot's first runs fault in programs and page caches, and the first
+# seconds run slower (a round 1 baseline of one warm-up run: 120-134 ms a
+# run for all of its 12 runs, 82-86 ms in later rounds): not a slot's.
+stopwatch 24 warmup -- cuinit --gens 3 --drain > /dev/null &&
+	stopwatch 1 warmup faults > /dev/null
 for k in insert take up page; do echo "$k $calls" > $PB/run; done
 r=1
 while [ "$r" -le "$rounds" ]; do
