@@ -26,10 +26,19 @@ u64 pt_token(unsigned long ptr)
 
 static unsigned int nvidia_test_observed;
 
-bool pt_observe(const struct pt_obs *obs)
+/* pt_observe() is inline: record first is off here, so it interprets. */
+bool pt_stage_on;
+
+bool pt_observe_made(const struct pt_obs *obs, const struct pt_made *made)
 {
 	nvidia_test_observed++;
 	return true;
+}
+
+bool pt_stage_push(enum pt_stage_kind kind, const struct pt_obs *obs,
+		   unsigned int n)
+{
+	return false;
 }
 
 /* Nothing is held here (frames_test.c): observed at once. */
@@ -38,7 +47,12 @@ void pt_hold_observe(struct pt_frame *f, const struct pt_obs *obs)
 	pt_observe(obs);
 }
 
-void pt_sample_page(u64 pfn, struct pt_obs *obs)
+/* The walks here sample nothing; pt_sample_page() (inline) calls these. */
+void pt_sample_struct_page(struct page *page, struct pt_obs *obs)
+{
+}
+
+void pt_sample_no_page(u64 pfn, struct pt_obs *obs)
 {
 }
 
@@ -50,12 +64,6 @@ bool pt_stage_batch_open(void)
 
 void pt_stage_batch_close(bool opened)
 {
-}
-
-u64 pt_virt_to_pfn(unsigned long va, bool *ok)
-{
-	*ok = true;
-	return va >> PAGE_SHIFT;
 }
 
 u32 nv_take_by_state(unsigned long at, struct pt_frame *alloc, u32 first,
