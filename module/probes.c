@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/hash.h>
 #include <linux/kernel.h>
 #include <linux/seq_file.h>
 #include <linux/tracepoint.h>
@@ -163,14 +164,21 @@ static int pt_probe_maxactive(const struct pt_probe *p)
  * fprobe with an exit handler takes a return slot (rethook node, or fgraph
  * shadow-stack frame) at every entry before any handler runs, which cost
  * a fifth of a hit at up() and at the entry-only nv_alloc_set_page. The
- * handlers find their probe by entry_ip in a sorted table. One profile's
- * sets are attached at a time.
+ * handlers find their probe by entry_ip through a small open-addressed
+ * hash (one multiply and, nearly always, one compare: a binary search's
+ * branches cost a hit more under TCG). One profile's sets are attached at
+ * a time.
  */
+#define PT_FSET_HASH_BITS 6
+#define PT_FSET_HASH (1u << PT_FSET_HASH_BITS)
+static_assert(PT_FSET_HASH >= 2 * PT_MAX_PROBES);
+
 struct pt_fset {
 	struct fprobe fp;
 	unsigned int n;
-	unsigned long ips[PT_MAX_PROBES]; /* ascending */
+	unsigned long ips[PT_MAX_PROBES];
 	struct pt_probe *probes[PT_MAX_PROBES];
+	u8 slot[PT_FSET_HASH]; /* 1 + the index of the ip hashed here, or 0 */
 	bool registered;
 	unsigned long attach; /* counts registrations, see pt_fcall */
 };
@@ -201,17 +209,14 @@ DEFINE_PER_CPU(struct pt_regs, pt_fprobe_regs_buf[PT_FPROBE_CONTEXTS]);
 static struct pt_probe *pt_fprobe_lookup(struct fprobe *fp, unsigned long ip)
 {
 	struct pt_fset *set = container_of(fp, struct pt_fset, fp);
-	unsigned int lo = 0, hi = set->n;
+	unsigned int h = hash_long(ip, PT_FSET_HASH_BITS);
+	unsigned int s;
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (set->ips[mid] == ip)
-			return set->probes[mid];
-		if (set->ips[mid] < ip)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* Never full (PT_FSET_HASH > PT_MAX_PROBES): an empty slot ends it. */
+	while ((s = set->slot[h])) {
+		if (set->ips[s - 1] == ip)
+			return set->probes[s - 1];
+		h = (h + 1) & (PT_FSET_HASH - 1);
 	}
 	return NULL;
 }
@@ -262,20 +267,19 @@ static void pt_fprobe_exit(struct fprobe *fp, unsigned long entry_ip,
 }
 NOKPROBE_SYMBOL(pt_fprobe_exit);
 
-/* Insert into its set's sorted table; registered once all are in. */
+/* Into its set's table and hash; registered once all are in. */
 static void pt_fset_add(struct pt_probe *p, unsigned long ip)
 {
 	struct pt_fset *set =
 		&pt_fsets[p->ret ? PT_FSET_RETURN : PT_FSET_ENTRY];
 	unsigned int i = set->n++;
+	unsigned int h = hash_long(ip, PT_FSET_HASH_BITS);
 
-	while (i > 0 && set->ips[i - 1] > ip) {
-		set->ips[i] = set->ips[i - 1];
-		set->probes[i] = set->probes[i - 1];
-		i--;
-	}
 	set->ips[i] = ip;
 	set->probes[i] = p;
+	while (set->slot[h])
+		h = (h + 1) & (PT_FSET_HASH - 1);
+	set->slot[h] = i + 1;
 }
 
 static int pt_fset_register_one(struct pt_fset *set, bool returns)
@@ -320,6 +324,7 @@ static void pt_fset_unregister(void)
 			unregister_fprobe(&pt_fsets[i].fp);
 		pt_fsets[i].registered = false;
 		pt_fsets[i].n = 0;
+		memset(pt_fsets[i].slot, 0, sizeof(pt_fsets[i].slot));
 	}
 }
 
