@@ -266,9 +266,32 @@ static bool nv_walk_goes_on(u32 done, u32 cap)
 }
 
 /* Walk a list_head of pool entries; stable because the caller owns it. */
+/*
+ * A pool entry's chunk address and the next node of its list, given its
+ * list node: one read where the two fields are near each other (every
+ * released layout: virt_addr 8 bytes below list_node), else two.
+ */
+static bool nv_entry_read(unsigned long node, unsigned long *va,
+			  unsigned long *next)
+{
+	long va_at = (long)nv_layout.entry_virt_addr - nv_layout.entry_list_node;
+	long lo = min(va_at, 0L), hi = max(va_at, 0L) + (long)sizeof(*va);
+	u8 buf[4 * sizeof(*va)];
+
+	if (hi - lo > (long)sizeof(buf)) {
+		*va = nv_entry_va(node);
+		return nv_read_ulong(node, next);
+	}
+	if (!nv_read(node + lo, buf, hi - lo))
+		return false;
+	memcpy(va, buf + (va_at - lo), sizeof(*va));
+	memcpy(next, buf - lo, sizeof(*next));
+	return true;
+}
+
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 {
-	unsigned long node;
+	unsigned long node, va, next;
 	u32 n = 0, seen = 0, cap = nv_walk_cap();
 	bool batch;
 	int ret;
@@ -278,23 +301,27 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 	/* Record first: the walk's chunks staged together. */
 	batch = pt_stage_batch_open();
 	while (node != head && nv_walk_goes_on(seen++, cap)) {
-		ret = nv_observe_chunk(obs, nv_entry_va(node), true,
-				       NV_VA_FROM_ENTRY);
+		if (!nv_entry_read(node, &va, &next))
+			break;
+		ret = nv_observe_chunk(obs, va, true, NV_VA_FROM_ENTRY);
 		if (ret < 0)
 			break;
 		n += ret;
-		if (!nv_read_ulong(node, &node))
-			break;
+		node = next;
 	}
 	pt_stage_batch_close(batch);
 	return n;
 }
 
 /* Chunks [first, first + nr) of an allocation, as @obs says; how many recorded. */
-u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
-		       int (*fn)(struct pt_obs *obs, unsigned long va,
-				 void *arg),
-		       struct pt_obs *obs, void *arg)
+/*
+ * Inline into each walker below, so that @fn, known there, is called
+ * directly: an indirect call per chunk goes through a retpoline.
+ */
+static __always_inline u32
+nv_walk_alloc_do(unsigned long at, u32 first, u32 nr,
+		 int (*fn)(struct pt_obs *obs, unsigned long va, void *arg),
+		 struct pt_obs *obs, void *arg)
 {
 	struct nv_alloc_view av;
 	unsigned long va;
@@ -334,6 +361,14 @@ u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 }
 
 /* @arg non-NULL: sample the struct page too. */
+u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
+		       int (*fn)(struct pt_obs *obs, unsigned long va,
+				 void *arg),
+		       struct pt_obs *obs, void *arg)
+{
+	return nv_walk_alloc_do(at, first, nr, fn, obs, arg);
+}
+
 static int nv_observe_pte_chunk(struct pt_obs *obs, unsigned long va, void *arg)
 {
 	return nv_observe_chunk(obs, va, arg != NULL, NV_VA_FROM_PTE);
@@ -342,8 +377,8 @@ static int nv_observe_pte_chunk(struct pt_obs *obs, unsigned long va, void *arg)
 u32 nv_walk_alloc_range(unsigned long at, u32 first, u32 nr,
 			struct pt_obs *obs, bool sample)
 {
-	return nv_walk_alloc_each(at, first, nr, nv_observe_pte_chunk, obs,
-				  sample ? obs : NULL);
+	return nv_walk_alloc_do(at, first, nr, nv_observe_pte_chunk, obs,
+				sample ? obs : NULL);
 }
 
 /* at->flags.pool: the allocation may come from, and go back to, a pool. */
