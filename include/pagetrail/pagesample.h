@@ -39,4 +39,34 @@ static inline u64 pt_virt_to_pfn(unsigned long va, bool *ok)
 	return *ok ? PHYS_PFN(__pa(va)) : 0;
 }
 
+/*
+ * The pfn of @va (into @pfn) and its page sampled into @obs, in one
+ * lookup, where @va is the linear-map address of an online page (a
+ * driver's chunk nearly always): the online page found for the pfn maps
+ * back to @va, which is what virt_addr_valid() and then
+ * pfn_to_online_page() establish with two section lookups. False, nothing
+ * written, for anything else: the caller takes the general path. x86-64
+ * only, where the linear map is @va - PAGE_OFFSET (elsewhere __pa() of an
+ * unchecked address may BUG under CONFIG_DEBUG_VIRTUAL).
+ */
+static inline bool pt_sample_linear(unsigned long va, u64 *pfn,
+				    struct pt_obs *obs)
+{
+#ifdef CONFIG_X86_64
+	struct page *page;
+
+	if (unlikely(va < PAGE_OFFSET))
+		return false;
+	page = pfn_to_online_page((va - PAGE_OFFSET) >> PAGE_SHIFT);
+	if (unlikely(!page ||
+		     page_address(page) != (void *)(va & PAGE_MASK)))
+		return false;
+	*pfn = page_to_pfn(page);
+	pt_sample_struct_page(page, obs);
+	return true;
+#else
+	return false;
+#endif
+}
+
 #endif /* PAGETRAIL_PAGESAMPLE_H */

@@ -272,6 +272,8 @@ static inline int nv_decode_chunk(struct pt_obs *obs, unsigned long va,
 {
 	bool ok;
 
+	if (sample && likely(pt_sample_linear(va, &obs->pfn, obs)))
+		return 0;
 	obs->pfn = pt_virt_to_pfn(va, &ok);
 	if (unlikely(!ok)) {
 		nv_decode_error(src, va);
