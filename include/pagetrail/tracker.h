@@ -6,6 +6,7 @@
 #ifndef PAGETRAIL_TRACKER_H
 #define PAGETRAIL_TRACKER_H
 
+#include <linux/stddef.h>
 #include <linux/types.h>
 #include <linux/stacktrace.h>
 #include <uapi/pagetrail.h>
@@ -70,15 +71,18 @@ struct pt_obs {
 	u8 cause;
 	u8 order;
 	u8 compound_order; /* sampled */
-	bool sampled;
-	bool sampled_pool_refs; /* pool_refs above is valid */
-	bool owner_known; /* INSERT: token is the VMA's allocation */
-	bool create; /* start tracking the chunk if unknown */
-	bool tracked_only; /* an untracked chunk: nothing to say */
-	/* only a chunk the table holds in the pool: a take seen after the fact */
-	bool pooled_only;
-	bool unsure; /* made by a driver call that began before attach */
-	bool owner_dying; /* the owning pool's teardown has begun */
+	/* Eight flags, in the order of their PT_SLOT_* bits (staged.h). */
+	struct_group(flags,
+		bool sampled;
+		bool sampled_pool_refs; /* pool_refs above is valid */
+		bool owner_known; /* INSERT: token is the VMA's allocation */
+		bool create; /* start tracking the chunk if unknown */
+		bool tracked_only; /* an untracked chunk: nothing to say */
+		/* only a chunk the table holds pooled: a take seen after */
+		bool pooled_only;
+		bool unsure; /* made by a driver call that began before attach */
+		bool owner_dying; /* the owning pool's teardown has begun */
+	);
 	/*
 	 * A non-page event (pt_observe_event) that is itself an anomaly: no
 	 * state machine judges it, so the profile names the kind.
