@@ -231,7 +231,7 @@ static inline bool nv_read_ram(unsigned long addr, void *dst, size_t len)
 }
 
 /* Inline: a handler reads several driver fields a hit. */
-static inline bool nv_read(unsigned long addr, void *dst, size_t len)
+static __always_inline bool nv_read(unsigned long addr, void *dst, size_t len)
 {
 	if (unlikely(!pt_ram_readable(addr, len)))
 		return nv_read_failed(addr, false);
