@@ -182,7 +182,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	struct pt_slot_head *h;
 	unsigned int i, need, used;
 	bool staged = false;
-	u64 head;
+	u64 head, in_use;
 
 	if (pt_recorder_paused())
 		return false;
@@ -203,12 +203,15 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	/* Counted inside the section: stats read between sections (exact). */
 	c->observed += n;
 	pt_hotprof_mark(PT_HP_STAGE_ENTER);
-	need = 1 + n;
-	for (i = 0; i < n; i++)
-		need += !pt_slot_fits(&obs[i]);
 	head = c->head;
 	/* Pairs with the consumer's release: its copy of the slot is done. */
-	if (head - smp_load_acquire(&c->tail) + need > pt_stage_slots) {
+	in_use = head - smp_load_acquire(&c->tail);
+	/* Which take two slots is counted only where it could matter. */
+	need = 1 + n;
+	if (unlikely(in_use + 1 + 2 * n > pt_stage_slots))
+		for (i = 0; i < n; i++)
+			need += !pt_slot_fits(&obs[i]);
+	if (in_use + need > pt_stage_slots) {
 		/*
 		 * The table will not see these: every chunk it knows may
 		 * have moved unseen, as while probes come and go.
@@ -229,9 +232,6 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	pt_tracker_epoch_now(&h->epoch, &h->partial);
 	c->slots[head & mask].obs.type = PT_SLOT_HEAD;
 	pt_hotprof_mark(PT_HP_STAGE_WHO);
-	c->extra += need - n;
-	if (unlikely(need - n > 1))
-		c->wide += need - n - 1;
 	used = 1;
 	for (i = 0; i < n; i++) {
 		bool stacked = false;
@@ -252,8 +252,12 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 				     &obs[i], kinds[i], stacked);
 	}
 	pt_hotprof_mark(PT_HP_STAGE_WRITE);
+	/* The head and the wide halves: slots that are not observations. */
+	c->extra += used - n;
+	if (unlikely(used - n > 1))
+		c->wide += used - n - 1;
 	/* Pairs with the consumer's acquire: the slots are whole. */
-	smp_store_release(&c->head, head + need);
+	smp_store_release(&c->head, head + used);
 	staged = true;
 	/*
 	 * The consumer runs once this CPU has staged enough (stage_wake_pct).
@@ -261,7 +265,7 @@ static bool pt_stage_write(const struct pt_obs *obs, const u8 *kinds,
 	 */
 	smp_mb();
 	if (READ_ONCE(pt_stage_idle) &&
-	    head + need - READ_ONCE(c->tail) >= pt_stage_wake)
+	    head + used - READ_ONCE(c->tail) >= pt_stage_wake)
 		irq_work_queue(&c->kick);
 leave:
 	/* Pairs with the consumer's and stats' reads: the section is over. */
