@@ -128,6 +128,8 @@ static bool *pt_stage_taken;
  * allocated would observe itself taking pages the pool freed.
  */
 static struct pt_stage_cursor *pt_stage_cur;
+/* The CPUs a consumer run found entries on, ascending (its merge's set). */
+static int *pt_stage_cpus;
 
 /* A chunk the interpreter may start tracking: admissions and assignments. */
 static bool pt_stage_creates(const struct pt_obs *obs, u8 kind)
@@ -455,13 +457,20 @@ static u64 pt_stage_next_ts(const struct pt_stage_cursor *cur, int cpu)
 	return cur->who.ts_ns;
 }
 
-/* The CPU whose next slot is the oldest before @limit, or -1. */
-static int pt_stage_next(struct pt_stage_cursor *cur, u64 limit)
+/*
+ * The CPU whose next slot is the oldest before @limit, or -1; among the
+ * @n CPUs of @cpus, those the run found entries on (a walk of every
+ * possible CPU's bit for each entry cost as much as the rest of the merge).
+ */
+static int pt_stage_next(struct pt_stage_cursor *cur, const int *cpus,
+			 unsigned int n, u64 limit)
 {
 	u64 best_ts = limit;
-	int cpu, best = -1;
+	int best = -1;
+	unsigned int i;
 
-	for_each_possible_cpu(cpu) {
+	for (i = 0; i < n; i++) {
+		int cpu = cpus[i];
 		u64 ts;
 
 		if (cur[cpu].pos == cur[cpu].end)
@@ -556,7 +565,7 @@ static bool pt_stage_rerun(void)
 static void pt_stage_consume_before(u64 limit)
 {
 	struct pt_stage_cursor *cur = pt_stage_cur;
-	unsigned int done = 0;
+	unsigned int done = 0, ncpus = 0;
 	bool more = false;
 	u64 t0;
 	int cpu;
@@ -575,8 +584,10 @@ static void pt_stage_consume_before(u64 limit)
 		cur[cpu].pos = c->tail;
 		/* Pairs with the writer's release: entries below are whole. */
 		cur[cpu].end = smp_load_acquire(&c->head);
+		if (cur[cpu].pos != cur[cpu].end)
+			pt_stage_cpus[ncpus++] = cpu;
 	}
-	while ((cpu = pt_stage_next(cur, limit)) >= 0) {
+	while ((cpu = pt_stage_next(cur, pt_stage_cpus, ncpus, limit)) >= 0) {
 		pt_stage_consume(cur, cpu, limit);
 		if (++done % PT_STAGE_BATCH == 0)
 			cond_resched();
@@ -725,6 +736,8 @@ static void pt_stage_free(void)
 	pt_stage_taken = NULL;
 	kfree(pt_stage_cur);
 	pt_stage_cur = NULL;
+	kfree(pt_stage_cpus);
+	pt_stage_cpus = NULL;
 }
 
 int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
@@ -740,7 +753,8 @@ int pt_stage_init(unsigned int kb_per_cpu, unsigned int wake_pct)
 	pt_stage_taken =
 		kcalloc(nr_cpu_ids, sizeof(*pt_stage_taken), GFP_KERNEL);
 	pt_stage_cur = kcalloc(nr_cpu_ids, sizeof(*pt_stage_cur), GFP_KERNEL);
-	if (!pt_stage_taken || !pt_stage_cur) {
+	pt_stage_cpus = kcalloc(nr_cpu_ids, sizeof(*pt_stage_cpus), GFP_KERNEL);
+	if (!pt_stage_taken || !pt_stage_cur || !pt_stage_cpus) {
 		pt_stage_free();
 		return -ENOMEM;
 	}
