@@ -5,8 +5,8 @@
  * product, summed per symbol, is where a workload's instructions went,
  * exactly (sampling cannot look inside pagetrail's IRQs-off sections).
  *
- * Written against the plugin API of QEMU 7.2 (Debian 12: API version 1);
- * only the calls below are declared, as that API defines them.
+ * Written against the plugin API of QEMU 7.2 (Debian 12: API version 1),
+ * declared in qemu-plugin-v1.h.
  * Arguments: outfile=PATH (default /tmp/tbcount.txt). Output, at exit: one
  * line per block that ran, "VADDR INSNS COUNT" (hex, decimal, decimal).
  */
@@ -14,22 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-enum qemu_plugin_op { QEMU_PLUGIN_INLINE_ADD_U64 };
-typedef void (*tb_trans_cb)(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
-typedef void (*udata_cb)(qemu_plugin_id_t id, void *userdata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-					   tb_trans_cb cb);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
-void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
-					      enum qemu_plugin_op op,
-					      void *ptr, uint64_t imm);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, udata_cb cb,
-				    void *userdata);
+#include "qemu-plugin-v1.h"
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
