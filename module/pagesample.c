@@ -58,19 +58,25 @@ void pt_sample_struct_page(struct page *page, struct pt_obs *obs)
 	u32 flags = 0;
 
 	obs->sampled = true;
-	/* Racy by design: the page may change under us; we report what we saw. */
+	/*
+	 * Racy by design: the page may change under us; we report what we
+	 * saw. The head is read once and the rest follows from it: a page
+	 * whose head is another is a tail (fake heads included), a compound
+	 * page is a head or a tail, and the count is the head's (what
+	 * page_count() and PageTail() would each look up again).
+	 */
 	head = data_race(compound_head(page));
-	obs->refcount = data_race(page_count(page));
+	obs->refcount = data_race(page_ref_count(head));
 	if (obs->refcount > 1 &&
 	    (obs->role == PT_ROLE_ADMIT || obs->role == PT_ROLE_TAKE))
 		obs->refcount = pt_settled_refcount(page, obs->refcount);
 	obs->mapcount = data_race(pt_page_mapcount(page));
 	obs->head_pfn = page_to_pfn(head);
-	if (PageHead(page))
-		flags |= PT_PF_HEAD;
-	if (PageTail(page))
+	if (head != page)
 		flags |= PT_PF_TAIL;
-	if (PageCompound(page)) {
+	else if (PageHead(page))
+		flags |= PT_PF_HEAD;
+	if (flags & (PT_PF_HEAD | PT_PF_TAIL)) {
 		flags |= PT_PF_COMPOUND;
 		obs->compound_order = compound_order(head);
 	}
