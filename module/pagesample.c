@@ -66,10 +66,12 @@ void pt_sample_struct_page(struct page *page, struct pt_obs *obs)
 	 * page_count() and PageTail() would each look up again).
 	 */
 	head = data_race(compound_head(page));
+	/* Racy too: a count moving under us is what a sample shows. */
 	obs->refcount = data_race(page_ref_count(head));
 	if (obs->refcount > 1 &&
 	    (obs->role == PT_ROLE_ADMIT || obs->role == PT_ROLE_TAKE))
 		obs->refcount = pt_settled_refcount(page, obs->refcount);
+	/* Racy too: the mapcount as it was at this instant. */
 	obs->mapcount = data_race(pt_page_mapcount(page));
 	obs->head_pfn = page_to_pfn(head);
 	if (head != page)
