@@ -58,8 +58,7 @@ static inline bool pt_sample_linear(unsigned long va, u64 *pfn,
 	if (unlikely(va < PAGE_OFFSET))
 		return false;
 	page = pfn_to_online_page((va - PAGE_OFFSET) >> PAGE_SHIFT);
-	if (unlikely(!page ||
-		     page_address(page) != (void *)(va & PAGE_MASK)))
+	if (unlikely(!page || page_address(page) != (void *)(va & PAGE_MASK)))
 		return false;
 	*pfn = page_to_pfn(page);
 	pt_sample_struct_page(page, obs);

@@ -111,9 +111,8 @@ static inline u16 pt_slot_bits(const struct pt_obs *o)
 	u64 flags;
 
 	BUILD_BUG_ON(sizeof(o->flags) != sizeof(flags));
-	BUILD_BUG_ON(offsetof(struct pt_obs, owner_dying) -
-			     offsetof(struct pt_obs, sampled) != 7);
-	BUILD_BUG_ON(PT_SLOT_SAMPLED != BIT(0) || PT_SLOT_OWNER_DYING != BIT(7));
+	BUILD_BUG_ON(offsetof(struct pt_obs, owner_dying) !=
+		     offsetof(struct pt_obs, sampled) + 7);
 #ifdef __LITTLE_ENDIAN
 	memcpy(&flags, &o->flags, sizeof(flags));
 	return (flags * 0x0102040810204080ULL) >> 56;

@@ -274,7 +274,8 @@ static bool nv_walk_goes_on(u32 done, u32 cap)
 static bool nv_entry_read(unsigned long node, unsigned long *va,
 			  unsigned long *next)
 {
-	long va_at = (long)nv_layout.entry_virt_addr - nv_layout.entry_list_node;
+	long va_at =
+		(long)nv_layout.entry_virt_addr - nv_layout.entry_list_node;
 	long lo = min(va_at, 0L), hi = max(va_at, 0L) + (long)sizeof(*va);
 	u8 buf[4 * sizeof(*va)];
 
@@ -318,10 +319,11 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
  * Inline into each walker below, so that @fn, known there, is called
  * directly: an indirect call per chunk goes through a retpoline.
  */
-static __always_inline u32
-nv_walk_alloc_do(unsigned long at, u32 first, u32 nr,
-		 int (*fn)(struct pt_obs *obs, unsigned long va, void *arg),
-		 struct pt_obs *obs, void *arg)
+static __always_inline u32 nv_walk_alloc_do(unsigned long at, u32 first, u32 nr,
+					    int (*fn)(struct pt_obs *obs,
+						      unsigned long va,
+						      void *arg),
+					    struct pt_obs *obs, void *arg)
 {
 	struct nv_alloc_view av;
 	unsigned long va;

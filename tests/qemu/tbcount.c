@@ -84,7 +84,8 @@ qemu_plugin_install(qemu_plugin_id_t id, const void *info, int argc,
 
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "outfile=", 8)) {
-			fprintf(stderr, "tbcount: unknown argument %s\n", argv[i]);
+			fprintf(stderr, "tbcount: unknown argument %s\n",
+				argv[i]);
 			return -1;
 		}
 		snprintf(outfile, sizeof(outfile), "%s", argv[i] + 8);
