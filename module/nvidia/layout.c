@@ -265,7 +265,6 @@ static bool nv_walk_goes_on(u32 done, u32 cap)
 	return false;
 }
 
-/* Walk a list_head of pool entries; stable because the caller owns it. */
 /*
  * A pool entry's chunk address and the next node of its list, given its
  * list node: one read where the two fields are near each other (every
@@ -290,6 +289,7 @@ static bool nv_entry_read(unsigned long node, unsigned long *va,
 	return true;
 }
 
+/* Walk a list_head of pool entries; stable because the caller owns it. */
 u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 {
 	unsigned long node, va, next;
@@ -314,10 +314,10 @@ u32 nv_walk_entries(unsigned long head, struct pt_obs *obs)
 	return n;
 }
 
-/* Chunks [first, first + nr) of an allocation, as @obs says; how many recorded. */
 /*
- * Inline into each walker below, so that @fn, known there, is called
- * directly: an indirect call per chunk goes through a retpoline.
+ * Chunks [first, first + nr) of an allocation, as @obs says; how many
+ * recorded. Inline into each walker below, so that @fn, known there, is
+ * called directly: an indirect call per chunk goes through a retpoline.
  */
 static __always_inline u32 nv_walk_alloc_do(unsigned long at, u32 first, u32 nr,
 					    int (*fn)(struct pt_obs *obs,
@@ -362,7 +362,7 @@ static __always_inline u32 nv_walk_alloc_do(unsigned long at, u32 first, u32 nr,
 	return recorded;
 }
 
-/* @arg non-NULL: sample the struct page too. */
+/* The same for any @fn, called indirectly. */
 u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 		       int (*fn)(struct pt_obs *obs, unsigned long va,
 				 void *arg),
@@ -371,6 +371,7 @@ u32 nv_walk_alloc_each(unsigned long at, u32 first, u32 nr,
 	return nv_walk_alloc_do(at, first, nr, fn, obs, arg);
 }
 
+/* @arg non-NULL: sample the struct page too. */
 static int nv_observe_pte_chunk(struct pt_obs *obs, unsigned long va, void *arg)
 {
 	return nv_observe_chunk(obs, va, arg != NULL, NV_VA_FROM_PTE);
